@@ -1,0 +1,69 @@
+import { type Static, Type } from 'typebox';
+import { PlatformId } from './ids.js';
+
+export const MeasurementTypeSchema = Type.Union(
+  ['weight', 'length', 'area', 'volume', 'time'].map((t) => Type.Literal(t)),
+);
+
+const Rules = Type.Object({
+  min: Type.Number(),
+  increment: Type.Number(),
+  defaultValue: Type.Number(),
+  max: Type.Union([Type.Number(), Type.Null()]),
+});
+
+const Preset = Type.Object({
+  value: Type.Number(),
+  label: Type.Optional(Type.String()),
+  price: Type.Optional(Type.String()),
+});
+
+const OnlineStore = Type.Object({
+  displayStyle: Type.Union([Type.Literal('number'), Type.Literal('pills'), Type.Literal('dropdown')]),
+  rules: Type.Optional(Rules),
+  presets: Type.Optional(Type.Array(Preset)),
+});
+
+export const VariantSchema = Type.Object({
+  id: Type.String(),
+  unitMeasurement: Type.Object({ unit: Type.String(), value: Type.Number() }),
+  settings: Type.Object({ onlineStore: OnlineStore }),
+});
+export type Variant = Static<typeof VariantSchema>;
+
+export const ProductSchema = Type.Object({
+  id: Type.String(),
+  measurementType: MeasurementTypeSchema,
+  variants: Type.Array(VariantSchema),
+});
+export type Product = Static<typeof ProductSchema>;
+
+export const VariantWithProductSchema = Type.Intersect([
+  VariantSchema,
+  Type.Object({ product: Type.Object({ id: Type.String(), measurementType: MeasurementTypeSchema }) }),
+]);
+
+export const PaginationMetaSchema = Type.Object({
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+  prevCursor: Type.Union([Type.String(), Type.Null()]),
+  hasMore: Type.Boolean(),
+});
+export type PaginationMeta = Static<typeof PaginationMetaSchema>;
+
+export const ProductParams = Type.Object({ productId: PlatformId }, { additionalProperties: false });
+export const VariantParams = Type.Object(
+  { productId: PlatformId, variantId: PlatformId },
+  { additionalProperties: false },
+);
+
+export const ProductQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Variants per page (1–100).' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: 'A `meta.nextCursor` or `meta.prevCursor`.' }),
+    ),
+  },
+);
+export type ProductQuery = Static<typeof ProductQuery>;

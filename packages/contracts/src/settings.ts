@@ -1,0 +1,14 @@
+import { Type } from 'typebox';
+
+export const AppSettingsSchema = Type.Object({
+  localizedLabels: Type.Record(Type.String(), Type.String()),
+  mergeMatchingLineItems: Type.Optional(Type.Boolean()),
+});
+
+export const AppSettingsQuery = Type.Object({
+  locale: Type.Optional(
+    Type.String({ maxLength: 64, description: 'ISO locale such as `en`, `fr`, `fr-CA`; unknown ones fall back.' }),
+  ),
+});
+
+export const AppSettingsMeta = Type.Object({ locale: Type.String() });

@@ -1,0 +1,152 @@
+import { Dec, toPlainString } from './decimal.js';
+import { MEASUREMENT_TYPES, type MeasurementType, unitsOf } from './units.js';
+
+export const SUPPORTED_LOCALES = ['en', 'fr', 'es', 'de'] as const;
+type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
+
+interface Words {
+  unitPrice: string;
+  netQuantity: string;
+  net: Record<MeasurementType, string>;
+}
+
+const WORDS: Record<SupportedLocale, Words> = {
+  en: { unitPrice: 'Unit price', netQuantity: 'Net quantity',
+    net: { weight: 'Net weight', length: 'Length', area: 'Area', volume: 'Volume', time: 'Duration' } },
+  fr: { unitPrice: 'Prix unitaire', netQuantity: 'Quantité nette',
+    net: { weight: 'Poids net', length: 'Longueur', area: 'Surface', volume: 'Volume', time: 'Durée' } },
+  es: { unitPrice: 'Precio unitario', netQuantity: 'Cantidad neta',
+    net: { weight: 'Peso neto', length: 'Longitud', area: 'Superficie', volume: 'Volumen', time: 'Duración' } },
+  de: { unitPrice: 'Grundpreis', netQuantity: 'Nettomenge',
+    net: { weight: 'Nettogewicht', length: 'Länge', area: 'Fläche', volume: 'Volumen', time: 'Dauer' } },
+};
+
+const UNIT_PRICE_TEMPLATE = '{Price}/{Quantity}';
+// {Value}, not {Quantity_With_Space}: a net weight of 1 kg must read "1 kg", never "kg".
+const NET_TEMPLATE = '{Value} {Unit}';
+
+const netKey = (type: MeasurementType) => `net${type[0]?.toUpperCase()}${type.slice(1)}`;
+const unitPriceValueKey = (type: MeasurementType, unit: string) => `unitPrice_${type}_value_${unit}`;
+const netValueKey = (type: MeasurementType, unit: string) => `${netKey(type)}_value_${unit}`;
+const SUMMARY_KEYS = ['unitPrice', 'unitPricePropertyName', 'unitPricePropertyValue', 'netMeasurementLabel', 'netMeasurementValue'];
+
+function keysFor(type: MeasurementType, units: readonly string[]): string[] {
+  return [netKey(type), ...units.flatMap((u) => [unitPriceValueKey(type, u), netValueKey(type, u)])];
+}
+
+function builtInSet(w: Words): Record<string, string> {
+  const set: Record<string, string> = {
+    unitPrice: w.unitPrice,
+    unitPricePropertyName: w.unitPrice,
+    unitPricePropertyValue: UNIT_PRICE_TEMPLATE,
+    netMeasurementLabel: w.netQuantity,
+    netMeasurementValue: NET_TEMPLATE,
+  };
+  for (const type of MEASUREMENT_TYPES) {
+    set[netKey(type)] = w.net[type];
+    for (const u of unitsOf(type)) {
+      set[unitPriceValueKey(type, u)] = UNIT_PRICE_TEMPLATE;
+      set[netValueKey(type, u)] = NET_TEMPLATE;
+    }
+  }
+  return set;
+}
+
+const BUILT_IN = new Map<string, Readonly<Record<string, string>>>(
+  SUPPORTED_LOCALES.map((l) => [l, Object.freeze(builtInSet(WORDS[l]))]),
+);
+
+/**
+ * Canonical BCP-47 casing of a locale tag; `_` is accepted as a separator.
+ * Never throws: empty, malformed or over-35-character input gives undefined.
+ * @example normalizeLocale('fr_ca') // 'fr-CA'
+ */
+export function normalizeLocale(raw: string | undefined): string | undefined {
+  if (typeof raw !== 'string' || raw.length > 35) return undefined;
+  const tag = raw.trim().replaceAll('_', '-');
+  if (tag === '') return undefined;
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function withParents(tag: string): string[] {
+  // baseName drops -u-/-t- extensions, which would otherwise truncate into meaningless tags.
+  const parts = new Intl.Locale(tag).baseName.split('-');
+  return [tag, ...parts.map((_, i) => parts.slice(0, parts.length - i).join('-'))];
+}
+
+/**
+ * Lookup order for labels, without duplicates: the requested locale and its
+ * parents, then the shop default and its parents, then `en`. Invalid tags are skipped.
+ * @example localeChain('zh-Hant-TW', 'de') // ['zh-Hant-TW', 'zh-Hant', 'zh', 'de', 'en']
+ */
+export function localeChain(requested: string | undefined, shopDefault: string): string[] {
+  const tags = [normalizeLocale(requested), normalizeLocale(shopDefault), 'en'];
+  return [...new Set(tags.flatMap((t) => (t ? withParents(t) : [])))];
+}
+
+export interface ResolveLabelsInput {
+  requestedLocale?: string;
+  shopDefaultLocale: string;
+  enabled: { type: MeasurementType; units: string[] }[];
+  /** Shop overrides by locale tag (any casing / `_` separator) then label key. */
+  overrides: Record<string, Record<string, string>>;
+}
+
+/**
+ * Label set for the shop's enabled types and units. Per key, the first locale in
+ * `localeChain` with a value wins, the shop override before the built-in default at
+ * the same locale; shop-only custom keys in the chain are kept. `locale` is the first
+ * chain locale with shop overrides or a built-in set. Keys are sorted (stable ETag).
+ * @example resolveLabels({ requestedLocale: 'fr-CA', shopDefaultLocale: 'en', enabled: [{ type: 'weight', units: ['kg'] }], overrides: {} })
+ *   // { locale: 'fr', labels: { netWeight: 'Poids net', ... } }
+ */
+export function resolveLabels(input: ResolveLabelsInput): { locale: string; labels: Record<string, string> } {
+  const chain = localeChain(input.requestedLocale, input.shopDefaultLocale);
+  const shop = new Map<string, Record<string, string>>();
+  for (const [tag, set] of Object.entries(input.overrides)) {
+    const locale = normalizeLocale(tag);
+    if (locale && set && Object.keys(set).length > 0) shop.set(locale, { ...shop.get(locale), ...set });
+  }
+  const sources = chain.flatMap((l) => [shop.get(l), BUILT_IN.get(l)]).filter((s) => s !== undefined);
+  const keys = new Set([
+    ...SUMMARY_KEYS,
+    ...input.enabled.flatMap((e) => keysFor(e.type, e.units)),
+    ...chain.flatMap((l) => Object.keys(shop.get(l) ?? {})),
+  ]);
+  const labels: [string, string][] = [];
+  for (const key of [...keys].sort()) {
+    const value = sources.find((s) => Object.hasOwn(s, key) && typeof s[key] === 'string')?.[key];
+    if (value !== undefined) labels.push([key, value]);
+  }
+  const locale = chain.find((l) => shop.has(l) || BUILT_IN.has(l)) ?? 'en';
+  return { locale, labels: Object.fromEntries(labels) };
+}
+
+/**
+ * Fills a label template. `{Price}` → price (kept as is when absent); `{Unit}` → unit id;
+ * `{Value}` → quantity; `{Quantity}` / `{Quantity_With_Space}` → quantity and unit
+ * without / with a space, the number dropped when the quantity is numerically 1.
+ * A plain decimal quantity is printed without trailing zeros; unknown tokens are kept.
+ * @example renderTemplate('{Price}/{Quantity}', { price: '€2.50', quantity: '1.000', unit: 'kg' }) // '€2.50/kg'
+ */
+export function renderTemplate(template: string, tokens: { price?: string; quantity: string; unit: string }): string {
+  const isDecimal = /^-?\d+(\.\d+)?$/.test(tokens.quantity);
+  const value = isDecimal ? toPlainString(new Dec(tokens.quantity)) : tokens.quantity;
+  const isOne = value === '1';
+  const { unit } = tokens;
+  // One pass, so substituted text that happens to contain a token is not expanded again.
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => {
+    switch (name) {
+      case 'Price': return tokens.price ?? match;
+      case 'Quantity': return isOne ? unit : `${value}${unit}`;
+      case 'Quantity_With_Space': return isOne ? unit : `${value} ${unit}`;
+      case 'Unit': return unit;
+      case 'Value': return value;
+      default: return match;
+    }
+  });
+}

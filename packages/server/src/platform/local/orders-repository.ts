@@ -1,0 +1,58 @@
+import type { Queryable } from '../../store/db.js';
+
+export interface LocalOrder {
+  id: string;
+  status: 'open' | 'closed' | 'cancelled';
+  locationId: string;
+}
+
+export interface LocalLineItem {
+  id: string;
+  orderId: string;
+  position: number;
+  productId: string | null;
+  variantId: string | null;
+  quantity: number;
+  price: string;
+  fulfilled: boolean;
+  properties: { name: string; value: string }[];
+}
+
+export async function upsertOrder(db: Queryable, shopId: string, order: LocalOrder): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO local_platform_orders (shop_id, id, status, location_id) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (shop_id, id) DO UPDATE SET status = EXCLUDED.status, location_id = EXCLUDED.location_id,
+       updated_at = now()
+     WHERE (local_platform_orders.status, local_platform_orders.location_id)
+       IS DISTINCT FROM (EXCLUDED.status, EXCLUDED.location_id)`,
+    [shopId, order.id, order.status, order.locationId],
+  );
+  return rowCount > 0;
+}
+
+export async function upsertLineItem(db: Queryable, shopId: string, line: LocalLineItem): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO local_platform_line_items AS l (shop_id, order_id, id, position, product_id, variant_id, quantity,
+       price, fulfilled, properties)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (shop_id, id) DO UPDATE SET order_id = EXCLUDED.order_id, position = EXCLUDED.position,
+       product_id = EXCLUDED.product_id, variant_id = EXCLUDED.variant_id, quantity = EXCLUDED.quantity,
+       price = EXCLUDED.price, fulfilled = EXCLUDED.fulfilled, properties = EXCLUDED.properties
+     WHERE (l.order_id, l.position, l.product_id, l.variant_id, l.quantity, l.price, l.fulfilled, l.properties)
+       IS DISTINCT FROM (EXCLUDED.order_id, EXCLUDED.position, EXCLUDED.product_id, EXCLUDED.variant_id,
+         EXCLUDED.quantity, EXCLUDED.price, EXCLUDED.fulfilled, EXCLUDED.properties)`,
+    [
+      shopId,
+      line.orderId,
+      line.id,
+      line.position,
+      line.productId,
+      line.variantId,
+      line.quantity,
+      line.price,
+      line.fulfilled,
+      JSON.stringify(line.properties),
+    ],
+  );
+  return rowCount > 0;
+}

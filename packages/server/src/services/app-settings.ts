@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { normalizeLocale, resolveLabels } from '../domain/labels.js';
+import type { Db } from '../store/db.js';
+import { listEnabledUnits } from '../store/repositories/catalog.js';
+import { listLabelOverrides } from '../store/repositories/labels.js';
+import type { ShopDirectory } from './shop-directory.js';
+import { createShopCache } from './shop-cache.js';
+
+export interface AppSettingsResult {
+  settings: { localizedLabels: Record<string, string>; mergeMatchingLineItems?: boolean };
+  locale: string;
+  /** Strong validator of the representation, for ETag / If-None-Match. */
+  etag: string;
+}
+
+/**
+ * Public app settings of a shop for a locale: labels resolved through the locale chain
+ * (fr-CA → fr → shop default → en; an unknown locale is never an error).
+ */
+export function createAppSettingsService(deps: { db: Db; shops: ShopDirectory; cacheTtlMs: number }) {
+  const cache = createShopCache<AppSettingsResult>({ ttlMs: deps.cacheTtlMs });
+
+  async function load(shopId: string, locale: string | undefined): Promise<AppSettingsResult> {
+    const shop = await deps.shops.get(shopId);
+    const [enabled, overrides] = await Promise.all([
+      listEnabledUnits(deps.db, shopId),
+      listLabelOverrides(deps.db, shopId),
+    ]);
+    const resolved = resolveLabels({ requestedLocale: locale, shopDefaultLocale: shop.defaultLocale, enabled, overrides });
+    const settings: AppSettingsResult['settings'] = { localizedLabels: resolved.labels };
+    if (shop.mergeMatchingLineItems !== null) settings.mergeMatchingLineItems = shop.mergeMatchingLineItems;
+    const digest = createHash('sha256').update(JSON.stringify([settings, resolved.locale])).digest('base64url');
+    return { settings, locale: resolved.locale, etag: `"${digest.slice(0, 27)}"` };
+  }
+
+  return {
+    get(shopId: string, requestedLocale: string | undefined): Promise<AppSettingsResult> {
+      const locale = normalizeLocale(requestedLocale);
+      return cache.get(shopId, locale ?? '', () => load(shopId, locale));
+    },
+    invalidate: cache.invalidate,
+  };
+}
+export type AppSettingsService = ReturnType<typeof createAppSettingsService>;

@@ -1,0 +1,139 @@
+import { Dec, decimalFromJson, toPlainString } from '../../domain/decimal.js';
+import { normalizeLocale } from '../../domain/labels.js';
+import { splitForPlatform } from '../../domain/platform-split.js';
+import { convertForStorage } from '../../domain/units.js';
+import type { PlatformGateway } from '../../platform/gateway.js';
+import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
+import type { Db, Queryable } from '../../store/db.js';
+import { upsertProduct, upsertVariant } from '../../store/repositories/catalog.js';
+import { appendLedger, lockLevel, writeLevel } from '../../store/repositories/inventory.js';
+import { upsertLabel } from '../../store/repositories/labels.js';
+import { upsertLocation } from '../../store/repositories/locations.js';
+import { upsertShop } from '../../store/repositories/shops.js';
+import { CATALOG_CHANGED } from '../change-channels.js';
+import type { ImportDocument, ImportShop, ImportVariant } from './import-document.js';
+
+export interface ImportSummary {
+  shops: { domain: string; id: string; changes: number }[];
+}
+
+/**
+ * Writes a validated import document in one transaction. Every write is an upsert that only
+ * touches rows whose values differ, so importing the same file twice changes nothing (no
+ * ledger rows, no timestamps). Shops that changed are announced on CATALOG_CHANGED at commit.
+ */
+export async function importCatalog(
+  deps: { db: Db; gateway: PlatformGateway },
+  doc: ImportDocument,
+): Promise<ImportSummary> {
+  return deps.db.transaction(async (tx) => {
+    const shops: ImportSummary['shops'] = [];
+    for (const shop of doc.shops) {
+      const result = await importShop(tx, deps.gateway, shop);
+      shops.push({ domain: shop.domain, ...result });
+      if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
+    }
+    return { shops };
+  });
+}
+
+async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportShop) {
+  const { id, changed } = await upsertShop(tx, {
+    domain: shop.domain,
+    currency: shop.currency,
+    defaultLocale: normalizeLocale(shop.defaultLocale) ?? 'en',
+    addonActive: shop.addonActive ?? false,
+    mergeMatchingLineItems: shop.settings?.mergeMatchingLineItems ?? null,
+    rateLimit: {
+      enabled: shop.settings?.rateLimit?.enabled ?? true,
+      requestsPerMinute: shop.settings?.rateLimit?.requestsPerMinute ?? 600,
+    },
+  });
+  let changes = changed ? 1 : 0;
+  const count = (didChange: boolean) => {
+    if (didChange) changes++;
+  };
+  for (const [locale, labels] of Object.entries(shop.labels ?? {})) {
+    for (const [key, value] of Object.entries(labels)) {
+      count(await upsertLabel(tx, id, { locale: normalizeLocale(locale) ?? locale, key, value }));
+    }
+  }
+  for (const location of shop.locations ?? []) count(await upsertLocation(tx, id, location));
+  for (const product of shop.products ?? []) {
+    count(await upsertProduct(tx, id, product));
+    for (const [position, variant] of product.variants.entries()) {
+      count(await upsertVariant(tx, id, toVariantRecord(product.id, position, variant)));
+      for (const entry of variant.inventory ?? []) {
+        count(await importLevel(tx, gateway, id, variant, entry));
+      }
+    }
+  }
+  for (const order of shop.orders ?? []) {
+    count(await upsertOrder(tx, id, order));
+    for (const [position, line] of order.lineItems.entries()) {
+      count(
+        await upsertLineItem(tx, id, {
+          ...line,
+          orderId: order.id,
+          position,
+          fulfilled: line.fulfilled ?? false,
+          properties: line.properties ?? [],
+        }),
+      );
+    }
+  }
+  return { id, changes };
+}
+
+function toVariantRecord(productId: string, position: number, variant: ImportVariant) {
+  const store = variant.settings.onlineStore;
+  return {
+    id: variant.id,
+    productId,
+    position,
+    title: variant.title,
+    price: variant.price,
+    unit: variant.unitMeasurement.unit,
+    unitValue: toPlainString(decimalFromJson(variant.unitMeasurement.value)),
+    displayStyle: store.displayStyle,
+    rules: store.displayStyle === 'number' ? (store.rules ?? null) : null,
+    presets: store.displayStyle === 'number' ? null : (store.presets ?? null),
+  };
+}
+
+/** Sets the level to the file's total (a ledger row `import` when it differs) and the platform's integer. */
+async function importLevel(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  shopId: string,
+  variant: ImportVariant,
+  entry: NonNullable<ImportVariant['inventory']>[number],
+): Promise<boolean> {
+  const unit = variant.unitMeasurement.unit;
+  const key = { shopId, locationId: entry.locationId, variantId: variant.id };
+  const target = convertForStorage(decimalFromJson(entry.quantity.value), entry.quantity.unit, unit);
+  const current = await lockLevel(tx, key);
+  const before = current ? convertForStorage(new Dec(current.total), current.unit, unit) : new Dec(0);
+  let changed = false;
+  if (!current || current.unit !== unit || !before.eq(target)) {
+    await writeLevel(tx, key, toPlainString(target), unit);
+    await appendLedger(tx, {
+      ...key,
+      operation: 'import',
+      before: toPlainString(before),
+      after: toPlainString(target),
+      delta: toPlainString(target.minus(before)),
+      unit,
+      idempotencyKey: null,
+      requestId: null,
+    });
+    changed = true;
+  }
+  const available = splitForPlatform(target, decimalFromJson(variant.unitMeasurement.value)).integer.toNumber();
+  const [platform] = await gateway.readLevels(tx, shopId, [key]);
+  if (platform?.available !== available) {
+    await gateway.setLevels(tx, shopId, [{ ...key, available, expected: platform?.available ?? null }]);
+    changed = true;
+  }
+  return changed;
+}

@@ -1,0 +1,133 @@
+import { PLATFORM_ID_PATTERN } from '@tare/contracts';
+import { type Static, Type } from 'typebox';
+import { MEASUREMENT_TYPES } from '../../domain/units.js';
+
+/** The catalog import file (PRODUCT.md §11). Every object is closed: a typo is an error. */
+const Id = Type.String({ pattern: PLATFORM_ID_PATTERN });
+const Money = Type.String({ pattern: '^[0-9]{1,15}(\\.[0-9]{1,6})?$' });
+const Quantity = Type.Object({ value: Type.Number(), unit: Type.String() }, { additionalProperties: false });
+const closed = { additionalProperties: false } as const;
+
+const Variant = Type.Object(
+  {
+    id: Id,
+    title: Type.String({ minLength: 1 }),
+    price: Money,
+    unitMeasurement: Type.Object(
+      { unit: Type.String(), value: Type.Number({ exclusiveMinimum: 0 }) },
+      closed,
+    ),
+    settings: Type.Object(
+      {
+        onlineStore: Type.Object(
+          {
+            displayStyle: Type.Union([Type.Literal('number'), Type.Literal('pills'), Type.Literal('dropdown')]),
+            rules: Type.Optional(
+              Type.Object(
+                {
+                  min: Type.Number({ minimum: 0 }),
+                  increment: Type.Number({ exclusiveMinimum: 0 }),
+                  defaultValue: Type.Number({ exclusiveMinimum: 0 }),
+                  max: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
+                },
+                closed,
+              ),
+            ),
+            presets: Type.Optional(
+              Type.Array(
+                Type.Object(
+                  {
+                    value: Type.Number({ exclusiveMinimum: 0 }),
+                    label: Type.Optional(Type.String({ minLength: 1 })),
+                    price: Type.Optional(Money),
+                  },
+                  closed,
+                ),
+                { minItems: 1, maxItems: 100 },
+              ),
+            ),
+          },
+          closed,
+        ),
+      },
+      closed,
+    ),
+    inventory: Type.Optional(
+      Type.Array(Type.Object({ locationId: Id, quantity: Quantity }, closed)),
+    ),
+  },
+  closed,
+);
+
+const Product = Type.Object(
+  {
+    id: Id,
+    title: Type.String({ minLength: 1 }),
+    measurementType: Type.Union(MEASUREMENT_TYPES.map((t) => Type.Literal(t))),
+    variants: Type.Array(Variant),
+  },
+  closed,
+);
+
+const LineItem = Type.Object(
+  {
+    id: Id,
+    productId: Type.Union([Id, Type.Null()]),
+    variantId: Type.Union([Id, Type.Null()]),
+    quantity: Type.Integer({ minimum: 0 }),
+    price: Money,
+    fulfilled: Type.Optional(Type.Boolean()),
+    properties: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), value: Type.String() }, closed)),
+    ),
+  },
+  closed,
+);
+
+const Order = Type.Object(
+  {
+    id: Id,
+    status: Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')]),
+    locationId: Id,
+    lineItems: Type.Array(LineItem),
+  },
+  closed,
+);
+
+const Shop = Type.Object(
+  {
+    domain: Type.String({ pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$', maxLength: 253 }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    defaultLocale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
+    addonActive: Type.Optional(Type.Boolean()),
+    settings: Type.Optional(
+      Type.Object(
+        {
+          mergeMatchingLineItems: Type.Optional(Type.Boolean()),
+          rateLimit: Type.Optional(
+            Type.Object(
+              {
+                enabled: Type.Optional(Type.Boolean()),
+                requestsPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+              },
+              closed,
+            ),
+          ),
+        },
+        closed,
+      ),
+    ),
+    labels: Type.Optional(
+      Type.Record(Type.String(), Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ maxLength: 1000 }))),
+    ),
+    locations: Type.Optional(Type.Array(Type.Object({ id: Id, name: Type.String({ minLength: 1 }) }, closed))),
+    products: Type.Optional(Type.Array(Product)),
+    orders: Type.Optional(Type.Array(Order)),
+  },
+  closed,
+);
+
+export const ImportDocument = Type.Object({ shops: Type.Array(Shop, { minItems: 1 }) }, closed);
+export type ImportDocument = Static<typeof ImportDocument>;
+export type ImportShop = Static<typeof Shop>;
+export type ImportVariant = Static<typeof Variant>;

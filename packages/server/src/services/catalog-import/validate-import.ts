@@ -1,0 +1,108 @@
+import type { ValidationIssue } from '@tare/contracts';
+import { normalizeLocale } from '../../domain/labels.js';
+import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.js';
+import { compileChecker } from '../../domain/validation.js';
+import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
+
+const checkShape = compileChecker<ImportDocument>(ImportDocument);
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/**
+ * Validates the whole import file before anything is written: first its shape, then every
+ * cross-reference. Each issue names the JSON pointer of the offending value.
+ */
+export function validateImport(raw: unknown): { ok: true; value: ImportDocument } | { ok: false; issues: ValidationIssue[] } {
+  const shape = checkShape(raw);
+  if (!shape.ok) return shape;
+  const issues: ValidationIssue[] = [];
+  const report = (path: string, message: string) => issues.push({ path, message });
+  const domains = new Set<string>();
+  shape.value.shops.forEach((shop, s) => {
+    const at = `/shops/${s}`;
+    if (domains.has(shop.domain)) report(`${at}/domain`, `shop '${shop.domain}' appears twice`);
+    domains.add(shop.domain);
+    checkShop(shop, at, report);
+  });
+  return issues.length ? { ok: false, issues } : shape;
+}
+
+type Report = (path: string, message: string) => void;
+
+function checkShop(shop: ImportShop, at: string, report: Report) {
+  if (!CURRENCIES.has(shop.currency)) report(`${at}/currency`, `unknown ISO 4217 currency '${shop.currency}'`);
+  if (shop.defaultLocale !== undefined && !normalizeLocale(shop.defaultLocale)) {
+    report(`${at}/defaultLocale`, `'${shop.defaultLocale}' is not a valid locale`);
+  }
+  for (const locale of Object.keys(shop.labels ?? {})) {
+    if (!normalizeLocale(locale)) report(`${at}/labels/${locale}`, `'${locale}' is not a valid locale`);
+  }
+  const locations = uniqueIds(shop.locations ?? [], `${at}/locations`, 'location', report);
+  uniqueIds(shop.products ?? [], `${at}/products`, 'product', report);
+  const variants = (shop.products ?? []).flatMap((p, i) =>
+    p.variants.map((v, j) => ({ id: v.id, path: `${at}/products/${i}/variants/${j}` })),
+  );
+  uniqueIds(variants, '', 'variant', report, (_, i) => variants[i]!.path);
+  (shop.products ?? []).forEach((product, i) => {
+    product.variants.forEach((variant, j) => {
+      checkVariant(variant, product.measurementType, `${at}/products/${i}/variants/${j}`, locations, report);
+    });
+  });
+  const orders = shop.orders ?? [];
+  uniqueIds(orders, `${at}/orders`, 'order', report);
+  const lines = orders.flatMap((o, i) => o.lineItems.map((l, j) => ({ id: l.id, path: `${at}/orders/${i}/lineItems/${j}` })));
+  uniqueIds(lines, '', 'line item', report, (_, i) => lines[i]!.path);
+  orders.forEach((order, i) => {
+    if (!locations.has(order.locationId)) {
+      report(`${at}/orders/${i}/locationId`, `location '${order.locationId}' is not in this shop's locations`);
+    }
+  });
+}
+
+function checkVariant(variant: ImportVariant, type: MeasurementType, at: string, locations: Set<string>, report: Report) {
+  const unitsHint = `one of ${unitsOf(type).join(', ')}`;
+  if (!isUnitOfType(variant.unitMeasurement.unit, type)) {
+    report(`${at}/unitMeasurement/unit`, `unit '${variant.unitMeasurement.unit}' is not a ${type} unit; use ${unitsHint}`);
+  }
+  const store = variant.settings.onlineStore;
+  if (store.displayStyle === 'number') {
+    const rules = store.rules;
+    if (!rules) report(`${at}/settings/onlineStore/rules`, "required when displayStyle is 'number'");
+    else {
+      if (rules.defaultValue < rules.min) report(`${at}/settings/onlineStore/rules/defaultValue`, 'must be at least min');
+      if (rules.max !== null && rules.max < rules.min) report(`${at}/settings/onlineStore/rules/max`, 'must be at least min');
+      if (rules.max !== null && rules.defaultValue > rules.max) {
+        report(`${at}/settings/onlineStore/rules/defaultValue`, 'must be at most max');
+      }
+    }
+  } else if (!store.presets) {
+    report(`${at}/settings/onlineStore/presets`, `required when displayStyle is '${store.displayStyle}'`);
+  }
+  const seen = new Set<string>();
+  (variant.inventory ?? []).forEach((entry, k) => {
+    const path = `${at}/inventory/${k}`;
+    if (!locations.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' is not in this shop's locations`);
+    if (seen.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' appears twice`);
+    seen.add(entry.locationId);
+    if (!Number.isFinite(entry.quantity.value) || entry.quantity.value < 0) {
+      report(`${path}/quantity/value`, 'must be a finite number of at least 0');
+    }
+    if (!isUnitOfType(entry.quantity.unit, type)) {
+      report(`${path}/quantity/unit`, `unit '${entry.quantity.unit}' is not a ${type} unit; use ${unitsHint}`);
+    }
+  });
+}
+
+function uniqueIds(
+  items: { id: string }[],
+  at: string,
+  what: string,
+  report: Report,
+  pathOf: (item: { id: string }, index: number) => string = (_, i) => `${at}/${i}`,
+): Set<string> {
+  const ids = new Set<string>();
+  items.forEach((item, i) => {
+    if (ids.has(item.id)) report(`${pathOf(item, i)}/id`, `${what} id '${item.id}' appears twice`);
+    ids.add(item.id);
+  });
+  return ids;
+}

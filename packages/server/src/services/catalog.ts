@@ -1,0 +1,87 @@
+import type { PaginationMeta, Product, Variant } from '@tare/contracts';
+import type { CursorCodec } from '../domain/cursor.js';
+import { errors } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { findProduct, findVariant, listVariantsPage, type VariantRecord } from '../store/repositories/catalog.js';
+import { createShopCache } from './shop-cache.js';
+
+export interface ProductPage {
+  product: Product;
+  meta: PaginationMeta;
+}
+
+/** The API shape of a variant: rules for `number`, presets for `pills` and `dropdown`. */
+export function toApiVariant(record: VariantRecord): Variant {
+  const onlineStore: Variant['settings']['onlineStore'] =
+    record.displayStyle === 'number'
+      ? { displayStyle: 'number', rules: record.rules ?? undefined }
+      : { displayStyle: record.displayStyle, presets: record.presets ?? [] };
+  return {
+    id: record.id,
+    unitMeasurement: { unit: record.unit, value: Number(record.unitValue) },
+    settings: { onlineStore },
+  };
+}
+
+const invalidCursor = (message: string) => errors.validation([{ path: '/cursor', message }], message);
+
+/**
+ * Reads products and variants for one shop. Answers are cached for `cacheTtlMs` (≤ 5 min) and
+ * dropped as soon as the shop's catalog changes.
+ */
+export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cacheTtlMs: number }) {
+  const cache = createShopCache<unknown>({ ttlMs: deps.cacheTtlMs });
+
+  async function loadProductPage(shopId: string, productId: string, limit: number, cursor?: string) {
+    const from = cursor === undefined ? undefined : deps.cursors.decode(cursor);
+    if (cursor !== undefined && !from) throw invalidCursor('The cursor is not valid.');
+    if (from && (from.shopId !== shopId || from.productId !== productId)) {
+      throw invalidCursor('The cursor belongs to another product.');
+    }
+    const product = await findProduct(deps.db, shopId, productId);
+    if (!product) throw errors.notFound('product', productId);
+    const direction = from?.direction ?? 'next';
+    const rows = await listVariantsPage(deps.db, shopId, productId, { direction, from, limit });
+    const more = rows.length > limit;
+    const page = direction === 'next' ? rows.slice(0, limit) : rows.slice(rows.length - Math.min(rows.length, limit));
+    const first = page[0];
+    const last = page.at(-1);
+    const cursorAt = (v: VariantRecord, dir: 'next' | 'prev') =>
+      deps.cursors.encode({ shopId, productId, direction: dir, position: v.position, id: v.id });
+    // Going forward, "more" means rows after this page; coming back, it means rows before it,
+    // and there is always the page we came from after it.
+    const hasNext = direction === 'next' ? more : from !== undefined;
+    const hasPrev = direction === 'next' ? from !== undefined && first !== undefined : more;
+    const meta: PaginationMeta = {
+      nextCursor: hasNext && last ? cursorAt(last, 'next') : null,
+      prevCursor: hasPrev && first ? cursorAt(first, 'prev') : null,
+      hasMore: hasNext,
+    };
+    return {
+      product: { id: product.id, measurementType: product.measurementType, variants: page.map(toApiVariant) },
+      meta,
+    } as ProductPage;
+  }
+
+  return {
+    getProduct(shopId: string, productId: string, query: { limit?: number; cursor?: string }): Promise<ProductPage> {
+      const limit = query.limit ?? 50;
+      return cache.get(shopId, `p:${productId}:${limit}:${query.cursor ?? ''}`, () =>
+        loadProductPage(shopId, productId, limit, query.cursor),
+      ) as Promise<ProductPage>;
+    },
+    getVariant(shopId: string, productId: string, variantId: string) {
+      return cache.get(shopId, `v:${productId}:${variantId}`, async () => {
+        const product = await findProduct(deps.db, shopId, productId);
+        if (!product) throw errors.notFound('product', productId);
+        const variant = await findVariant(deps.db, shopId, productId, variantId);
+        if (!variant) throw errors.notFound('variant', variantId, { productId });
+        return {
+          variant: { ...toApiVariant(variant), product: { id: product.id, measurementType: product.measurementType } },
+        };
+      }) as Promise<{ variant: Variant & { product: { id: string; measurementType: string } } }>;
+    },
+    invalidate: cache.invalidate,
+  };
+}
+export type CatalogService = ReturnType<typeof createCatalogService>;

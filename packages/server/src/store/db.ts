@@ -1,0 +1,29 @@
+/**
+ * The one database interface every repository talks to. Two drivers implement it:
+ * PGlite (embedded, one session) and node-postgres (a pool). Both return NUMERIC and
+ * INT8 columns as exact decimal text, never as JS numbers.
+ */
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+}
+
+export type Unlisten = () => Promise<void>;
+
+export interface Db extends Queryable {
+  readonly driver: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction (READ COMMITTED), committing when it resolves and rolling
+   * back when it throws. Use only `tx` inside `fn`: calling `db.query` from inside the
+   * callback is a programming error (on PGlite it would wait for itself forever), and the
+   * drivers reject it with an error instead.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Subscribes to PostgreSQL NOTIFY on `channel`; notifications arrive after commit. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<Unlisten>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,14 @@
+import type { Db } from './db.js';
+
+/**
+ * PostgreSQL when a URL is configured, else embedded PGlite at `dataDir` (in memory when
+ * that is undefined too). Drivers load lazily so a deployment only loads the one it uses.
+ */
+export async function openDb(config: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
+  if (config.databaseUrl) {
+    const { openPostgres } = await import('./pg-driver.js');
+    return openPostgres({ connectionString: config.databaseUrl });
+  }
+  const { openPglite } = await import('./pglite-driver.js');
+  return openPglite({ dataDir: config.dataDir });
+}

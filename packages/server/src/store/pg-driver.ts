@@ -1,0 +1,158 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import type { Db, Queryable, QueryResult } from './db.js';
+
+const TEXT_ARRAY = 1009;
+// pg's typings only accept its TypeId enum, which lacks array oids.
+const builtin = pg.types.getTypeParser as (oid: number, format: 'text' | 'binary') => (v: string) => unknown;
+// Per-pool parsers, so a global pg.types.setTypeParser elsewhere in the process can neither
+// turn our NUMERIC/INT8 into lossy numbers nor be overridden by us.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 1700 || oid === 20) return (v: string) => v;
+    if (oid === 1231 || oid === 1016) return builtin(TEXT_ARRAY, format ?? 'text');
+    return builtin(oid, format ?? 'text');
+  },
+} as pg.CustomTypesConfig;
+// Same rule as the PGlite driver, so a channel name behaves identically on both.
+const CHANNEL = /^[a-z_][a-z0-9_]*$/;
+
+export async function openPostgres(opts: { connectionString: string; max?: number }): Promise<Db> {
+  const { connectionString } = opts;
+  const pool = new pg.Pool({ connectionString, max: opts.max, types });
+  // An idle client losing its connection emits 'error' on the pool; unhandled it would kill
+  // the process, while the pool already discards that client.
+  pool.on('error', noop);
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(noop);
+    throw new Error(`Cannot connect to PostgreSQL at ${redact(connectionString)}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+
+  // Not needed for safety on a pool, but keeps a nesting bug that would hang on PGlite
+  // (and silently escape the transaction here) failing the same way on both drivers.
+  const inTx = new AsyncLocalStorage<{ open: boolean }>();
+  const notNested = (what: string): void => {
+    if (inTx.getStore()?.open) {
+      throw new Error(`db.${what}() was called inside a db.transaction() callback; use the callback's tx instead`);
+    }
+  };
+
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  let listener: Promise<pg.Client> | undefined;
+  const listenerClient = (): Promise<pg.Client> => {
+    const current = (async () => {
+      const client = new pg.Client({ connectionString, types });
+      // A dead listener is dropped (not retried): the next listen() connects a fresh one.
+      client.on('error', () => {
+        if (listener === current) listener = undefined;
+        client.end().catch(noop);
+      });
+      client.on('notification', (m) => {
+        for (const h of handlers.get(m.channel) ?? []) h(m.payload ?? '');
+      });
+      await client.connect();
+      // Re-subscribe channels a dropped listener had; LISTEN is idempotent.
+      for (const channel of handlers.keys()) await client.query(`LISTEN "${channel}"`);
+      return client;
+    })();
+    current.catch(() => {
+      if (listener === current) listener = undefined;
+    });
+    listener = current;
+    return current;
+  };
+
+  return {
+    driver: 'postgres',
+    async query<Row>(sql: string, params?: readonly unknown[]) {
+      notNested('query');
+      return toResult<Row>(await pool.query(sql, params ? [...params] : undefined));
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      notNested('transaction');
+      const client = await pool.connect();
+      const state = { open: true };
+      const tx: Queryable = {
+        async query<Row>(sql: string, params?: readonly unknown[]) {
+          // A tx leaked past its callback must not run on a client back in the pool.
+          if (!state.open) throw new Error('Transaction is closed');
+          return toResult<Row>(await client.query(sql, params ? [...params] : undefined));
+        },
+      };
+      let destroy = false;
+      try {
+        await client.query('BEGIN');
+        let result: T;
+        try {
+          result = await inTx.run(state, () => fn(tx));
+        } finally {
+          state.open = false;
+        }
+        const commit = await client.query('COMMIT');
+        // COMMIT of a transaction a swallowed error aborted silently rolls back; PGlite
+        // throws there, and so must we, or the caller believes its writes landed.
+        if (commit.command === 'ROLLBACK') throw new Error('Transaction was aborted by an earlier error and rolled back');
+        return result;
+      } catch (err) {
+        // If even ROLLBACK fails the connection state is unknown: destroy it, don't reuse it.
+        await client.query('ROLLBACK').catch(() => {
+          destroy = true;
+        });
+        throw err;
+      } finally {
+        state.open = false;
+        client.release(destroy);
+      }
+    },
+    async listen(channel, onPayload) {
+      notNested('listen');
+      if (!CHANNEL.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
+      const set = handlers.get(channel) ?? new Set();
+      handlers.set(channel, set);
+      set.add(onPayload);
+      try {
+        await (await (listener ?? listenerClient())).query(`LISTEN "${channel}"`);
+      } catch (err) {
+        set.delete(onPayload);
+        if (set.size === 0) handlers.delete(channel);
+        throw err;
+      }
+      return async () => {
+        notNested('unlisten');
+        set.delete(onPayload);
+        if (set.size > 0 || handlers.get(channel) !== set) return;
+        handlers.delete(channel);
+        await (await listener?.catch(() => undefined))?.query(`UNLISTEN "${channel}"`).catch(noop);
+      };
+    },
+    async close() {
+      notNested('close');
+      const l = listener;
+      listener = undefined;
+      await l?.then((c) => c.end(), noop);
+      await pool.end();
+    },
+  };
+}
+
+/** Several statements (no params) yield an array of results; the last one is the answer. */
+function toResult<Row>(r: pg.QueryResult | pg.QueryResult[]): QueryResult<Row> {
+  const last = Array.isArray(r) ? r.at(-1) : r;
+  return { rows: (last?.rows ?? []) as Row[], rowCount: last?.rowCount ?? last?.rows.length ?? 0 };
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '<unparseable connection string>';
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,90 @@
+import type { Queryable } from '../db.js';
+
+export interface Shop {
+  id: string;
+  domain: string;
+  currency: string;
+  defaultLocale: string;
+  addonActive: boolean;
+  mergeMatchingLineItems: boolean | null;
+  rateLimit: { enabled: boolean; requestsPerMinute: number };
+}
+
+interface ShopRow {
+  id: string;
+  domain: string;
+  currency: string;
+  default_locale: string;
+  addon_active: boolean;
+  merge_matching_line_items: boolean | null;
+  rate_limit_enabled: boolean;
+  rate_limit_per_minute: number;
+}
+
+const COLUMNS = `id, domain, currency, default_locale, addon_active, merge_matching_line_items,
+  rate_limit_enabled, rate_limit_per_minute`;
+
+function toShop(row: ShopRow): Shop {
+  return {
+    id: row.id,
+    domain: row.domain,
+    currency: row.currency,
+    defaultLocale: row.default_locale,
+    addonActive: row.addon_active,
+    mergeMatchingLineItems: row.merge_matching_line_items,
+    rateLimit: { enabled: row.rate_limit_enabled, requestsPerMinute: row.rate_limit_per_minute },
+  };
+}
+
+export async function findShopById(db: Queryable, id: string): Promise<Shop | undefined> {
+  const { rows } = await db.query<ShopRow>(`SELECT ${COLUMNS} FROM shops WHERE id = $1`, [id]);
+  return rows[0] && toShop(rows[0]);
+}
+
+export async function findShopByDomain(db: Queryable, domain: string): Promise<Shop | undefined> {
+  const { rows } = await db.query<ShopRow>(`SELECT ${COLUMNS} FROM shops WHERE domain = $1`, [domain]);
+  return rows[0] && toShop(rows[0]);
+}
+
+export type ShopInput = Omit<Shop, 'id'>;
+
+/**
+ * Inserts the shop or updates it when a field differs. Returns the id and whether anything
+ * changed, so an identical re-import writes nothing.
+ */
+export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: string; changed: boolean }> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO shops (domain, currency, default_locale, addon_active, merge_matching_line_items,
+       rate_limit_enabled, rate_limit_per_minute)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (domain) DO UPDATE SET
+       currency = EXCLUDED.currency, default_locale = EXCLUDED.default_locale,
+       addon_active = EXCLUDED.addon_active,
+       merge_matching_line_items = EXCLUDED.merge_matching_line_items,
+       rate_limit_enabled = EXCLUDED.rate_limit_enabled,
+       rate_limit_per_minute = EXCLUDED.rate_limit_per_minute, updated_at = now()
+     WHERE (shops.currency, shops.default_locale, shops.addon_active, shops.merge_matching_line_items,
+            shops.rate_limit_enabled, shops.rate_limit_per_minute)
+       IS DISTINCT FROM (EXCLUDED.currency, EXCLUDED.default_locale, EXCLUDED.addon_active,
+            EXCLUDED.merge_matching_line_items, EXCLUDED.rate_limit_enabled, EXCLUDED.rate_limit_per_minute)
+     RETURNING id`,
+    [
+      shop.domain,
+      shop.currency,
+      shop.defaultLocale,
+      shop.addonActive,
+      shop.mergeMatchingLineItems,
+      shop.rateLimit.enabled,
+      shop.rateLimit.requestsPerMinute,
+    ],
+  );
+  if (rows[0]) return { id: rows[0].id, changed: true };
+  const existing = await findShopByDomain(db, shop.domain);
+  if (!existing) throw new Error(`shop ${shop.domain} vanished during upsert`);
+  return { id: existing.id, changed: false };
+}
+
+export async function listShops(db: Queryable): Promise<Shop[]> {
+  const { rows } = await db.query<ShopRow>(`SELECT ${COLUMNS} FROM shops ORDER BY domain`);
+  return rows.map(toShop);
+}

@@ -1,0 +1,175 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Db } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
+import { openPostgres } from '../../src/store/pg-driver.js';
+import { createPostgresDatabase, testDrivers } from '../support/databases.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function migrationsDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'tare-migrations-'));
+  for (const [name, sql] of Object.entries(files)) await writeFile(join(dir, name), sql);
+  return dir;
+}
+
+// Written out of order on purpose; 0010 must run after 0002 (name order, not number width tricks).
+const MIGRATIONS = {
+  '0010-c.sql': "INSERT INTO mig_log (step) VALUES ('c');",
+  '0001-a.sql': "CREATE TABLE mig_log (seq serial PRIMARY KEY, step text NOT NULL);\nINSERT INTO mig_log (step) VALUES ('a');",
+  '0002-b.sql': "SELECT pg_sleep(0.2);\nINSERT INTO mig_log (step) VALUES ('b');",
+};
+
+describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
+  let db: Db;
+  const ids = async (): Promise<number[]> =>
+    (await db.query<{ id: number }>('SELECT id FROM contract_items ORDER BY id')).rows.map((r) => r.id);
+
+  beforeAll(async () => {
+    db = await create();
+    await db.query(`
+      CREATE TABLE contract_items (id int PRIMARY KEY, amount numeric, big bigint, at timestamptz DEFAULT now());
+      CREATE TABLE contract_counter (id int PRIMARY KEY, n int NOT NULL);
+      INSERT INTO contract_counter VALUES (1, 0);`);
+  });
+  afterAll(() => db?.close());
+
+  it('returns NUMERIC and INT8 as exact text and timestamptz as Date', async () => {
+    const amounts = ['12345678901234567890.123456789012345678', '0.1', '-0.000000001'];
+    for (const [i, amount] of amounts.entries()) {
+      await db.query('INSERT INTO contract_items (id, amount, big) VALUES ($1, $2, $3)', [i + 1, amount, '9223372036854775807']);
+    }
+    const { rows } = await db.query('SELECT amount, big, at FROM contract_items ORDER BY id');
+    expect(rows.map((r) => r.amount)).toEqual(amounts);
+    expect(rows[0]?.big).toBe('9223372036854775807');
+    expect(rows[0]?.at).toBeInstanceOf(Date);
+    const calc = await db.query('SELECT 0.1 + 0.2 AS sum, count(*) AS n, ARRAY[1.50, -2]::numeric[] AS arr FROM contract_items');
+    expect(calc.rows[0]).toEqual({ sum: '0.3', n: '3', arr: ['1.50', '-2'] });
+    await db.query('DELETE FROM contract_items');
+  });
+
+  it('round-trips parameters and reports rowCount', async () => {
+    const at = new Date('2024-02-29T12:34:56.789Z');
+    const { rows } = await db.query('SELECT $1::text AS t, $2::int AS i, $3::boolean AS b, $4::text AS n, $5::timestamptz AS at, $6::jsonb AS j', [
+      'héllo ✓', 42, true, null, at, { a: [1, '2'] },
+    ]);
+    expect(rows[0]).toEqual({ t: 'héllo ✓', i: 42, b: true, n: null, at, j: { a: [1, '2'] } });
+    expect((await db.query('UPDATE contract_counter SET n = n WHERE id = $1', [1])).rowCount).toBe(1);
+  });
+
+  it('runs several statements when there are no params, returning the last result', async () => {
+    const r = await db.query('SELECT 1 AS x; SELECT 2 AS y');
+    expect(r.rows).toEqual([{ y: 2 }]);
+    const inTx = await db.transaction((tx) => tx.query('SELECT 3 AS z; SELECT 4 AS w'));
+    expect(inTx.rows).toEqual([{ w: 4 }]);
+  });
+
+  it('commits on resolve and rolls back on throw', async () => {
+    await expect(db.transaction(async (tx) => (await tx.query('INSERT INTO contract_items (id) VALUES (1)')).rowCount)).resolves.toBe(1);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO contract_items (id) VALUES (2)');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await ids()).toEqual([1]);
+  });
+
+  it('rejects a transaction whose callback swallowed a statement error', async () => {
+    const tx = db.transaction(async (t) => {
+      await t.query('INSERT INTO contract_items (id) VALUES (3)');
+      await t.query('INSERT INTO contract_items (id) VALUES (1)').catch(() => 'swallowed');
+    });
+    await expect(tx).rejects.toThrow();
+    expect(await ids()).toEqual([1]);
+  });
+
+  it('isolates concurrent transactions (the PGlite shared-session trap)', async () => {
+    const failing = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO contract_items (id) VALUES (10)');
+      await sleep(50);
+      throw new Error('rolled back');
+    });
+    const committing = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO contract_items (id) VALUES (11)');
+    });
+    const plain = db.query('INSERT INTO contract_items (id) VALUES ($1)', [12]);
+    await expect(failing).rejects.toThrow('rolled back');
+    await committing;
+    await plain;
+    expect(await ids()).toEqual([1, 11, 12]);
+  });
+
+  it('serializes 20 concurrent read-modify-write transactions', async () => {
+    const bump = () =>
+      db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ n: number }>('SELECT n FROM contract_counter WHERE id = 1 FOR UPDATE');
+        await sleep(1);
+        await tx.query('UPDATE contract_counter SET n = $1 WHERE id = 1', [(rows[0]?.n ?? 0) + 1]);
+      });
+    await Promise.all(Array.from({ length: 20 }, bump));
+    expect((await db.query('SELECT n FROM contract_counter WHERE id = 1')).rows[0]?.n).toBe(20);
+  });
+
+  it('rejects db calls from inside a transaction callback instead of hanging', { timeout: 3000 }, async () => {
+    await expect(db.transaction(() => db.query('SELECT 1'))).rejects.toThrow(/inside a db\.transaction\(\) callback/);
+    await expect(db.transaction(() => db.transaction(async () => 1))).rejects.toThrow(/inside a db\.transaction/);
+    // Once the callback has settled, work it left behind may use the db again.
+    let later: Promise<unknown> | undefined;
+    await db.transaction(async () => {
+      later = sleep(10).then(() => db.query('SELECT 1 AS ok'));
+    });
+    await expect(later).resolves.toMatchObject({ rows: [{ ok: 1 }] });
+  });
+
+  it('delivers NOTIFY from committed transactions only', async () => {
+    const got: string[] = [];
+    const unlisten = await db.listen('contract_events', (p) => got.push(p));
+    const notify = (payload: string) => (tx: { query: Db['query'] }) => tx.query('SELECT pg_notify($1, $2)', ['contract_events', payload]);
+    await db.transaction(notify('committed'));
+    await db.transaction(async (tx) => {
+      await notify('rolled back')(tx);
+      throw new Error('abort');
+    }).catch(() => undefined);
+    await db.transaction(notify('marker'));
+    await vi.waitFor(() => expect(got).toContain('marker'));
+    expect(got).toEqual(['committed', 'marker']);
+    await unlisten();
+    await expect(db.listen('Bad-Name', () => undefined)).rejects.toThrow(/Invalid channel/);
+  });
+
+  it('applies migrations once, in name order, atomically', async () => {
+    const dir = await migrationsDir(MIGRATIONS);
+    try {
+      expect(await migrate(db, dir)).toEqual(['0001-a.sql', '0002-b.sql', '0010-c.sql']);
+      expect(await migrate(db, dir)).toEqual([]);
+      const log = await db.query<{ step: string }>('SELECT step FROM mig_log ORDER BY seq');
+      expect(log.rows.map((r) => r.step)).toEqual(['a', 'b', 'c']);
+      await writeFile(join(dir, '0011-ok.sql'), 'CREATE TABLE mig_ok (x int);');
+      await writeFile(join(dir, '0012-bad.sql'), 'SELECT * FROM no_such_table;');
+      await expect(migrate(db, dir)).rejects.toThrow(/no_such_table/);
+      const left = await db.query("SELECT to_regclass('mig_ok') AS t, (SELECT count(*) FROM schema_migrations WHERE name LIKE '001_-%') AS n");
+      expect(left.rows[0]).toEqual({ t: null, n: '1' });
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it.runIf(name === 'postgres')('applies each migration once when two instances migrate concurrently', async () => {
+    const dir = await migrationsDir(MIGRATIONS);
+    const database = await createPostgresDatabase();
+    const [a, b] = await Promise.all([openPostgres({ connectionString: database.url }), openPostgres({ connectionString: database.url })]);
+    try {
+      const [ra, rb] = await Promise.all([migrate(a, dir), migrate(b, dir)]);
+      expect([...ra, ...rb].sort()).toEqual(['0001-a.sql', '0002-b.sql', '0010-c.sql']);
+      const log = await a.query<{ step: string }>('SELECT step FROM mig_log ORDER BY seq');
+      expect(log.rows.map((r) => r.step)).toEqual(['a', 'b', 'c']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await database.drop();
+      await rm(dir, { recursive: true });
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from '../../src/store/db.js';
+import { MIGRATIONS_DIR, migrate } from '../../src/store/migrate.js';
+import { openPglite } from '../../src/store/pglite-driver.js';
+import { openPostgres } from '../../src/store/pg-driver.js';
+
+export interface TestDriver {
+  name: 'pglite' | 'postgres';
+  /** A fresh, fully migrated database of its own; `close()` disposes of it. */
+  create(): Promise<Db>;
+}
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server we may CREATE DATABASE on. */
+export function testDrivers(migrationsDir: string = MIGRATIONS_DIR): TestDriver[] {
+  const drivers: TestDriver[] = [{ name: 'pglite', create: () => createPglite(migrationsDir) }];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) drivers.push({ name: 'postgres', create: () => createPostgres(url, migrationsDir) });
+  return drivers;
+}
+
+// Booting PGlite and running initdb takes seconds, loading a dump well under one; so each
+// process migrates once per migrations dir and every create() loads that snapshot.
+const snapshots = new Map<string, Promise<Blob>>();
+
+function snapshot(dir: string): Promise<Blob> {
+  let blob = snapshots.get(dir);
+  if (!blob) {
+    blob = (async () => {
+      const db = await openPglite();
+      try {
+        await migrate(db, dir);
+        return await db.dumpDataDir();
+      } finally {
+        await db.close();
+      }
+    })();
+    snapshots.set(dir, blob);
+  }
+  return blob;
+}
+
+async function createPglite(dir: string): Promise<Db> {
+  return openPglite({ loadDataDir: await snapshot(dir) });
+}
+
+async function createPostgres(url: string, dir: string): Promise<Db> {
+  const database = await createPostgresDatabase(url);
+  try {
+    const db = await openPostgres({ connectionString: database.url });
+    await migrate(db, dir).catch(async (err) => {
+      await db.close();
+      throw err;
+    });
+    // Drivers are closure-based objects, so copying their methods keeps them working.
+    return {
+      ...db,
+      async close() {
+        await db.close();
+        await database.drop();
+      },
+    };
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+}
+
+/** An empty database named tare_t_<random> on the server of `url`; drop() removes it even if still in use. */
+export async function createPostgresDatabase(
+  url: string = requiredEnv('TEST_DATABASE_URL'),
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tare_t_${randomBytes(6).toString('hex')}`;
+  await admin(url, `CREATE DATABASE ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return { url: target.toString(), drop: () => admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function admin(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
