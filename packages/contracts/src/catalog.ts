@@ -1,9 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { PlatformId } from './ids.js';
 
-export const MeasurementTypeSchema = Type.Union(
-  ['weight', 'length', 'area', 'volume', 'time'].map((t) => Type.Literal(t)),
-);
+export const MeasurementTypeSchema = Type.Union([
+  Type.Literal('weight'),
+  Type.Literal('length'),
+  Type.Literal('area'),
+  Type.Literal('volume'),
+  Type.Literal('time'),
+]);
 
 const Rules = Type.Object({
   min: Type.Number(),

@@ -2,7 +2,14 @@ import type { PaginationMeta, Product, Variant } from '@tare/contracts';
 import type { CursorCodec } from '../domain/cursor.js';
 import { errors } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { findProduct, findVariant, listVariantsPage, type VariantRecord } from '../store/repositories/catalog.js';
+import {
+  findProduct,
+  findVariant,
+  listVariantsPage,
+  type VariantPreset,
+  type VariantRecord,
+  type VariantRules,
+} from '../store/repositories/catalog.js';
 import { createShopCache } from './shop-cache.js';
 
 export interface ProductPage {
@@ -12,16 +19,24 @@ export interface ProductPage {
 
 /** The API shape of a variant: rules for `number`, presets for `pills` and `dropdown`. */
 export function toApiVariant(record: VariantRecord): Variant {
+  // jsonb does not keep key order; rebuild objects in the documented order.
   const onlineStore: Variant['settings']['onlineStore'] =
     record.displayStyle === 'number'
-      ? { displayStyle: 'number', rules: record.rules ?? undefined }
-      : { displayStyle: record.displayStyle, presets: record.presets ?? [] };
+      ? { displayStyle: 'number', rules: record.rules ? orderRules(record.rules) : undefined }
+      : { displayStyle: record.displayStyle, presets: (record.presets ?? []).map(orderPreset) };
   return {
     id: record.id,
     unitMeasurement: { unit: record.unit, value: Number(record.unitValue) },
     settings: { onlineStore },
   };
 }
+
+const orderRules = ({ min, increment, defaultValue, max }: VariantRules) => ({ min, increment, defaultValue, max });
+const orderPreset = ({ value, label, price }: VariantPreset) => ({
+  value,
+  ...(label === undefined ? {} : { label }),
+  ...(price === undefined ? {} : { price }),
+});
 
 const invalidCursor = (message: string) => errors.validation([{ path: '/cursor', message }], message);
 

@@ -20,7 +20,9 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
   const misnamed = sqlFiles.filter((f) => !FILE.test(f));
   // A misnamed file would otherwise be skipped silently and its schema never created.
   if (misnamed.length > 0) throw new Error(`Migration files must be named NNNN-name.sql: ${misnamed.join(', ')}`);
-  const files = await Promise.all(sqlFiles.map(async (name) => ({ name, sql: await readFile(join(dir, name), 'utf8') })));
+  const files = await Promise.all(
+    sqlFiles.map(async (name) => ({ name, sql: await readFile(join(dir, name), 'utf8') })),
+  );
 
   return db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`);

@@ -95,7 +95,8 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
         const commit = await client.query('COMMIT');
         // COMMIT of a transaction a swallowed error aborted silently rolls back; PGlite
         // throws there, and so must we, or the caller believes its writes landed.
-        if (commit.command === 'ROLLBACK') throw new Error('Transaction was aborted by an earlier error and rolled back');
+        if (commit.command === 'ROLLBACK')
+          throw new Error('Transaction was aborted by an earlier error and rolled back');
         return result;
       } catch (err) {
         // If even ROLLBACK fails the connection state is unknown: destroy it, don't reuse it.

@@ -18,7 +18,8 @@ async function migrationsDir(files: Record<string, string>): Promise<string> {
 // Written out of order on purpose; 0010 must run after 0002 (name order, not number width tricks).
 const MIGRATIONS = {
   '0010-c.sql': "INSERT INTO mig_log (step) VALUES ('c');",
-  '0001-a.sql': "CREATE TABLE mig_log (seq serial PRIMARY KEY, step text NOT NULL);\nINSERT INTO mig_log (step) VALUES ('a');",
+  '0001-a.sql':
+    "CREATE TABLE mig_log (seq serial PRIMARY KEY, step text NOT NULL);\nINSERT INTO mig_log (step) VALUES ('a');",
   '0002-b.sql': "SELECT pg_sleep(0.2);\nINSERT INTO mig_log (step) VALUES ('b');",
 };
 
@@ -39,22 +40,29 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
   it('returns NUMERIC and INT8 as exact text and timestamptz as Date', async () => {
     const amounts = ['12345678901234567890.123456789012345678', '0.1', '-0.000000001'];
     for (const [i, amount] of amounts.entries()) {
-      await db.query('INSERT INTO contract_items (id, amount, big) VALUES ($1, $2, $3)', [i + 1, amount, '9223372036854775807']);
+      await db.query('INSERT INTO contract_items (id, amount, big) VALUES ($1, $2, $3)', [
+        i + 1,
+        amount,
+        '9223372036854775807',
+      ]);
     }
     const { rows } = await db.query('SELECT amount, big, at FROM contract_items ORDER BY id');
     expect(rows.map((r) => r.amount)).toEqual(amounts);
     expect(rows[0]?.big).toBe('9223372036854775807');
     expect(rows[0]?.at).toBeInstanceOf(Date);
-    const calc = await db.query('SELECT 0.1 + 0.2 AS sum, count(*) AS n, ARRAY[1.50, -2]::numeric[] AS arr FROM contract_items');
+    const calc = await db.query(
+      'SELECT 0.1 + 0.2 AS sum, count(*) AS n, ARRAY[1.50, -2]::numeric[] AS arr FROM contract_items',
+    );
     expect(calc.rows[0]).toEqual({ sum: '0.3', n: '3', arr: ['1.50', '-2'] });
     await db.query('DELETE FROM contract_items');
   });
 
   it('round-trips parameters and reports rowCount', async () => {
     const at = new Date('2024-02-29T12:34:56.789Z');
-    const { rows } = await db.query('SELECT $1::text AS t, $2::int AS i, $3::boolean AS b, $4::text AS n, $5::timestamptz AS at, $6::jsonb AS j', [
-      'héllo ✓', 42, true, null, at, { a: [1, '2'] },
-    ]);
+    const { rows } = await db.query(
+      'SELECT $1::text AS t, $2::int AS i, $3::boolean AS b, $4::text AS n, $5::timestamptz AS at, $6::jsonb AS j',
+      ['héllo ✓', 42, true, null, at, { a: [1, '2'] }],
+    );
     expect(rows[0]).toEqual({ t: 'héllo ✓', i: 42, b: true, n: null, at, j: { a: [1, '2'] } });
     expect((await db.query('UPDATE contract_counter SET n = n WHERE id = $1', [1])).rowCount).toBe(1);
   });
@@ -67,7 +75,9 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
   });
 
   it('commits on resolve and rolls back on throw', async () => {
-    await expect(db.transaction(async (tx) => (await tx.query('INSERT INTO contract_items (id) VALUES (1)')).rowCount)).resolves.toBe(1);
+    await expect(
+      db.transaction(async (tx) => (await tx.query('INSERT INTO contract_items (id) VALUES (1)')).rowCount),
+    ).resolves.toBe(1);
     await expect(
       db.transaction(async (tx) => {
         await tx.query('INSERT INTO contract_items (id) VALUES (2)');
@@ -127,18 +137,36 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
   it('delivers NOTIFY from committed transactions only', async () => {
     const got: string[] = [];
     const unlisten = await db.listen('contract_events', (p) => got.push(p));
-    const notify = (payload: string) => (tx: { query: Db['query'] }) => tx.query('SELECT pg_notify($1, $2)', ['contract_events', payload]);
+    const notify = (payload: string) => (tx: { query: Db['query'] }) =>
+      tx.query('SELECT pg_notify($1, $2)', ['contract_events', payload]);
     await db.transaction(notify('committed'));
-    await db.transaction(async (tx) => {
-      await notify('rolled back')(tx);
-      throw new Error('abort');
-    }).catch(() => undefined);
+    await db
+      .transaction(async (tx) => {
+        await notify('rolled back')(tx);
+        throw new Error('abort');
+      })
+      .catch(() => undefined);
     await db.transaction(notify('marker'));
     await vi.waitFor(() => expect(got).toContain('marker'));
     expect(got).toEqual(['committed', 'marker']);
     await unlisten();
     await expect(db.listen('Bad-Name', () => undefined)).rejects.toThrow(/Invalid channel/);
   });
+
+  it.runIf(name === 'postgres')(
+    'survives losing the listener connection and resubscribes on the next listen',
+    async () => {
+      const got: string[] = [];
+      await db.listen('contract_a', (p) => got.push(`a:${p}`));
+      await db.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      );
+      await sleep(100);
+      await db.listen('contract_b', (p) => got.push(`b:${p}`));
+      await db.query("SELECT pg_notify('contract_a', '1'), pg_notify('contract_b', '2')");
+      await vi.waitFor(() => expect(got.sort()).toEqual(['a:1', 'b:2']));
+    },
+  );
 
   it('applies migrations once, in name order, atomically', async () => {
     const dir = await migrationsDir(MIGRATIONS);
@@ -150,7 +178,9 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
       await writeFile(join(dir, '0011-ok.sql'), 'CREATE TABLE mig_ok (x int);');
       await writeFile(join(dir, '0012-bad.sql'), 'SELECT * FROM no_such_table;');
       await expect(migrate(db, dir)).rejects.toThrow(/no_such_table/);
-      const left = await db.query("SELECT to_regclass('mig_ok') AS t, (SELECT count(*) FROM schema_migrations WHERE name LIKE '001_-%') AS n");
+      const left = await db.query(
+        "SELECT to_regclass('mig_ok') AS t, (SELECT count(*) FROM schema_migrations WHERE name LIKE '001_-%') AS n",
+      );
       expect(left.rows[0]).toEqual({ t: null, n: '1' });
     } finally {
       await rm(dir, { recursive: true });
@@ -160,7 +190,10 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
   it.runIf(name === 'postgres')('applies each migration once when two instances migrate concurrently', async () => {
     const dir = await migrationsDir(MIGRATIONS);
     const database = await createPostgresDatabase();
-    const [a, b] = await Promise.all([openPostgres({ connectionString: database.url }), openPostgres({ connectionString: database.url })]);
+    const [a, b] = await Promise.all([
+      openPostgres({ connectionString: database.url }),
+      openPostgres({ connectionString: database.url }),
+    ]);
     try {
       const [ra, rb] = await Promise.all([migrate(a, dir), migrate(b, dir)]);
       expect([...ra, ...rb].sort()).toEqual(['0001-a.sql', '0002-b.sql', '0010-c.sql']);

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Db } from '../../src/store/db.js';
 import { MIGRATIONS_DIR, migrate } from '../../src/store/migrate.js';
-import { openPglite } from '../../src/store/pglite-driver.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
+import { openPglite } from '../../src/store/pglite-driver.js';
 
 export interface TestDriver {
   name: 'pglite' | 'postgres';

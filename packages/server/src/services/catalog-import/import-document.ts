@@ -1,6 +1,5 @@
-import { PLATFORM_ID_PATTERN } from '@tare/contracts';
+import { MeasurementTypeSchema, PLATFORM_ID_PATTERN } from '@tare/contracts';
 import { type Static, Type } from 'typebox';
-import { MEASUREMENT_TYPES } from '../../domain/units.js';
 
 /** The catalog import file (PRODUCT.md §11). Every object is closed: a typo is an error. */
 const Id = Type.String({ pattern: PLATFORM_ID_PATTERN });
@@ -63,7 +62,7 @@ const Product = Type.Object(
   {
     id: Id,
     title: Type.String({ minLength: 1 }),
-    measurementType: Type.Union(MEASUREMENT_TYPES.map((t) => Type.Literal(t))),
+    measurementType: MeasurementTypeSchema,
     variants: Type.Array(Variant),
   },
   closed,

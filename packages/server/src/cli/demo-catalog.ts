@@ -1,0 +1,159 @@
+import type { ImportDocument } from '../services/catalog-import/import-document.js';
+
+export const DEMO_SHOP = 'demo-shop.example';
+
+const svcData = (type: string, unit: string, value: number) =>
+  JSON.stringify({ measurement: { type, dimensions: [{ unit, value }] }, unitMeasurement: { unit, value: 1 } });
+
+/** The built-in demo shop: one product of each measurement type, stock, and an open order. */
+export const DEMO_CATALOG: ImportDocument = {
+  shops: [
+    {
+      domain: DEMO_SHOP,
+      currency: 'USD',
+      defaultLocale: 'en',
+      addonActive: true,
+      settings: { mergeMatchingLineItems: true, rateLimit: { enabled: true, requestsPerMinute: 600 } },
+      labels: { fr: { unitPrice: 'Prix unitaire', unitPrice_weight_value_kg: '{Price}/{Quantity}' } },
+      locations: [{ id: '70001', name: 'Main store' }],
+      products: [
+        {
+          id: '1001',
+          title: 'Coffee beans',
+          measurementType: 'weight',
+          variants: [
+            {
+              id: '2001',
+              title: 'Arabica',
+              price: '24.00',
+              unitMeasurement: { unit: 'kg', value: 1 },
+              settings: {
+                onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null } },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 12.75, unit: 'kg' } }],
+            },
+            {
+              id: '2002',
+              title: 'Robusta',
+              price: '1.80',
+              unitMeasurement: { unit: 'g', value: 100 },
+              settings: {
+                onlineStore: {
+                  displayStyle: 'pills',
+                  presets: [
+                    { value: 250, label: '250 g' },
+                    { value: 500, label: '500 g' },
+                    { value: 1000, label: '1 kg', price: '16.00' },
+                  ],
+                },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 1250, unit: 'g' } }],
+            },
+          ],
+        },
+        {
+          id: '1002',
+          title: 'Satin ribbon',
+          measurementType: 'length',
+          variants: [
+            {
+              id: '2101',
+              title: 'Red',
+              price: '2.50',
+              unitMeasurement: { unit: 'm', value: 1 },
+              settings: {
+                onlineStore: { displayStyle: 'number', rules: { min: 0.5, increment: 0.1, defaultValue: 1, max: 50 } },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 120.4, unit: 'm' } }],
+            },
+          ],
+        },
+        {
+          id: '1003',
+          title: 'Turf',
+          measurementType: 'area',
+          variants: [
+            {
+              id: '2201',
+              title: 'Premium',
+              price: '9.90',
+              unitMeasurement: { unit: 'm2', value: 1 },
+              settings: {
+                onlineStore: { displayStyle: 'number', rules: { min: 1, increment: 0.5, defaultValue: 10, max: null } },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 300, unit: 'm2' } }],
+            },
+          ],
+        },
+        {
+          id: '1004',
+          title: 'Olive oil',
+          measurementType: 'volume',
+          variants: [
+            {
+              id: '2301',
+              title: 'Extra virgin',
+              price: '14.00',
+              unitMeasurement: { unit: 'L', value: 1 },
+              settings: {
+                onlineStore: {
+                  displayStyle: 'dropdown',
+                  presets: [
+                    { value: 0.5, label: '0.5 L' },
+                    { value: 1, label: '1 L' },
+                    { value: 3, label: '3 L', price: '39.00' },
+                  ],
+                },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 40.5, unit: 'L' } }],
+            },
+          ],
+        },
+        {
+          id: '1005',
+          title: 'Studio time',
+          measurementType: 'time',
+          variants: [
+            {
+              id: '2401',
+              title: 'Recording room',
+              price: '45.00',
+              unitMeasurement: { unit: 'h', value: 1 },
+              settings: {
+                onlineStore: { displayStyle: 'number', rules: { min: 1, increment: 0.5, defaultValue: 2, max: 12 } },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 160, unit: 'h' } }],
+            },
+          ],
+        },
+      ],
+      orders: [
+        {
+          id: '5001',
+          status: 'open',
+          locationId: '70001',
+          lineItems: [
+            {
+              id: '9001',
+              productId: '1001',
+              variantId: '2001',
+              quantity: 2,
+              price: '30.00',
+              fulfilled: false,
+              properties: [{ name: '_svc_data', value: svcData('weight', 'kg', 1.25) }],
+            },
+            {
+              id: '9002',
+              productId: '1002',
+              variantId: '2101',
+              quantity: 1,
+              price: '7.50',
+              fulfilled: false,
+              properties: [{ name: '_svc_data', value: svcData('length', 'm', 3) }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};

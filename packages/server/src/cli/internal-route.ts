@@ -1,0 +1,40 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose.js';
+import { AppError } from '../errors.js';
+import { UsageError } from './command.js';
+import { STORE_COMMANDS } from './store-commands.js';
+
+/**
+ * POST /internal/cli: runs a CLI store command inside the server that holds the PGlite data
+ * dir. Only a caller that can read the handle file (mode 0600) knows the token.
+ */
+export function internalCliRoute(deps: { services: Services; token: string }) {
+  const expected = Buffer.from(`Bearer ${deps.token}`);
+  return async (app: FastifyInstance) => {
+    app.post<{ Body: { command: string; args: string[]; input?: string } }>(
+      '/internal/cli',
+      { config: { public: true }, bodyLimit: 256 * 1024 * 1024 },
+      async (request) => {
+        const presented = Buffer.from(request.headers.authorization ?? '');
+        if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+          throw new AppError('unauthorized', 'Not allowed.');
+        }
+        const { command, args, input } = request.body;
+        const run = STORE_COMMANDS[command];
+        const stdout: string[] = [];
+        const stderr: string[] = [];
+        if (!run) return { exitCode: 2, stdout, stderr: [`unknown command ${command}`] };
+        const { db, gateway } = deps.services;
+        const io = { out: (line: string) => stdout.push(line), err: (line: string) => stderr.push(line) };
+        try {
+          const exitCode = await run({ db, gateway, io, input, changed: deps.services.invalidateAll }, args);
+          return { exitCode, stdout, stderr };
+        } catch (error) {
+          if (!(error instanceof UsageError || error instanceof AppError)) throw error;
+          return { exitCode: error instanceof UsageError ? 2 : 1, stdout, stderr: [`error: ${error.message}`] };
+        }
+      },
+    );
+  };
+}

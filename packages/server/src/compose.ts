@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import { createCursorCodec } from './domain/cursor.js';
+import { createLocalGateway } from './platform/local/local-gateway.js';
+import { createAuthenticator } from './services/api-keys.js';
+import { createAppSettingsService } from './services/app-settings.js';
+import { createCatalogService } from './services/catalog.js';
+import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js';
+import { createKeyUsageRecorder } from './services/key-usage.js';
+import { createShopDirectory } from './services/shop-directory.js';
+import type { Db, Unlisten } from './store/db.js';
+import { serverSecret } from './store/repositories/server-secrets.js';
+
+export interface ServiceOptions {
+  /** Server-side cache lifetime of product, variant and settings answers (≤ 300 s). */
+  productCacheSeconds: number;
+}
+
+/**
+ * Wires the services on one store and subscribes them to change notifications, so a change
+ * committed by any instance or CLI empties the caches of every instance.
+ */
+export async function composeServices(db: Db, logger: Logger, options: ServiceOptions) {
+  const cacheTtlMs = options.productCacheSeconds * 1000;
+  const gateway = createLocalGateway();
+  // On PostgreSQL several instances may share the store, and a revoked key must fail on all of
+  // them at once: keys are checked against the database on every request. PGlite has a single
+  // process (CLI commands are forwarded to it), where NOTIFY arrives before the next request.
+  const authenticator = createAuthenticator({ db, cacheTtlMs: db.driver === 'pglite' ? 60_000 : 0 });
+  const keyUsage = createKeyUsageRecorder({ db, log: logger });
+  const shops = createShopDirectory({ db, cacheTtlMs: 60_000 });
+  const catalog = createCatalogService({ db, cursors: createCursorCodec(await serverSecret(db, 'cursor')), cacheTtlMs });
+  const appSettings = createAppSettingsService({ db, shops, cacheTtlMs });
+
+  const catalogChanged = (shopId?: string) => {
+    shops.invalidate(shopId);
+    catalog.invalidate(shopId);
+    appSettings.invalidate(shopId);
+  };
+  const unlisten: Unlisten[] = [
+    await db.listen(CATALOG_CHANGED, (shopId) => catalogChanged(shopId || undefined)),
+    await db.listen(API_KEYS_CHANGED, (keyId) => authenticator.forget(keyId || undefined)),
+  ];
+
+  return {
+    db,
+    gateway,
+    authenticator,
+    keyUsage,
+    shops,
+    catalog,
+    appSettings,
+    /** Drops every cache at once, for changes made in this process. */
+    invalidateAll() {
+      catalogChanged();
+      authenticator.forget();
+    },
+    async stop() {
+      await Promise.all(unlisten.map((stop) => stop()));
+      await keyUsage.stop();
+    },
+  };
+}
+export type Services = Awaited<ReturnType<typeof composeServices>>;

@@ -1,0 +1,60 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppSettingsService } from '../services/app-settings.js';
+import type { Authenticator } from '../services/api-keys.js';
+import type { CatalogService } from '../services/catalog.js';
+import type { KeyUsageRecorder } from '../services/key-usage.js';
+import type { ShopDirectory } from '../services/shop-directory.js';
+import type { Db } from '../store/db.js';
+import { registerAuthentication } from './plugins/authenticate.js';
+import { registerBodyParsers } from './plugins/body-parsers.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerRateLimit, type RateLimitStore } from './plugins/rate-limit.js';
+import { requestIdFor } from './request-id.js';
+import { appSettingsRoute } from './routes/app-settings.js';
+import { healthRoutes } from './routes/health.js';
+import { productRoute } from './routes/products.js';
+import { variantRoute } from './routes/variants.js';
+import { validatorCompiler } from './validator.js';
+
+export interface AppDeps {
+  logger: Logger;
+  bodyLimit: number;
+  db: Db;
+  authenticator: Authenticator;
+  keyUsage: KeyUsageRecorder;
+  shops: ShopDirectory;
+  catalog: CatalogService;
+  appSettings: AppSettingsService;
+  rateLimitStore: RateLimitStore;
+}
+
+/** Builds the HTTP application from its dependencies; no environment reads, no listen. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.bodyLimit,
+    genReqId: requestIdFor,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app, { bodyLimit: deps.bodyLimit });
+  await registerBodyParsers(app);
+  registerAuthentication(app, deps);
+  await registerRateLimit(app, { store: deps.rateLimitStore, shops: deps.shops });
+
+  await app.register(healthRoutes(deps));
+  await app.register(
+    async (api) => {
+      await api.register(appSettingsRoute(deps));
+      await api.register(productRoute(deps));
+      await api.register(variantRoute(deps));
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errors } from '../../errors.js';
+import { toIssues } from '../../domain/validation.js';
+import { failure } from '../envelope.js';
+
+/** Fastify's own error codes that mean "the client sent something wrong", mapped to ours. */
+function fromFastify(error: FastifyError, bodyLimit: number): AppError | undefined {
+  if (error.validation) {
+    // Paths are JSON pointers into the part that failed: the body, the query or the path params.
+    const issues = toIssues(error.validation as never);
+    return new AppError('bad_request', 'The request is invalid.', { in: error.validationContext, errors: issues });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.unsupportedMediaType(undefined);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badRequest('The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.badRequest('The request body is not valid JSON.');
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+    return errors.badRequest('The request body is not valid JSON.');
+  }
+  if (error.statusCode === 413) return errors.payloadTooLarge(bodyLimit);
+  if (error.statusCode === 415) return errors.unsupportedMediaType(undefined);
+  if (error.statusCode === 400) return errors.badRequest(error.message);
+  return undefined;
+}
+
+/**
+ * One place maps every failure to the envelope: AppErrors as they are, client mistakes
+ * detected by Fastify to our codes, anything else to a logged 500 that leaks nothing.
+ */
+export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: number }) {
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    for (const method of methods) routes.push({ method, pattern });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = error instanceof AppError ? error : fromFastify(error, opts.bodyLimit);
+    if (!appError || appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    const answer = appError && appError.code !== 'internal_error' ? appError : errors.internal();
+    reply.status(answer.status).headers(answer.headers).send(failure(request, answer));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    const error = allowed.length
+      ? errors.methodNotAllowed(request.method, allowed)
+      : errors.routeNotFound(request.method, path);
+    reply.status(error.status).headers(error.headers).send(failure(request, error));
+  });
+}

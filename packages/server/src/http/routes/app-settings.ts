@@ -1,0 +1,29 @@
+import { AppSettingsQuery } from '@tare/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppSettingsService } from '../../services/app-settings.js';
+import { success } from '../envelope.js';
+
+/** GET /api/v1/app-settings: labels for a locale, cacheable by the client for 5 minutes. */
+export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
+  return async (app: FastifyInstance) => {
+    app.get<{ Querystring: Static<typeof AppSettingsQuery> }>(
+      '/app-settings',
+      { schema: { querystring: AppSettingsQuery }, config: { keyFromForm: true } },
+      async (request, reply) => {
+        const result = await deps.appSettings.get(request.principal.shopId, request.query.locale);
+        reply.header('cache-control', 'private, max-age=300').header('etag', result.etag).header('vary', 'Authorization');
+        if (matches(request.headers['if-none-match'], result.etag)) return reply.status(304).send();
+        return success(request, { settings: result.settings }, { locale: result.locale });
+      },
+    );
+  };
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const candidate = tag.trim().replace(/^W\//, '');
+    return candidate === '*' || candidate === etag;
+  });
+}

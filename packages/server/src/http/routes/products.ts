@@ -1,0 +1,19 @@
+import { ProductParams, ProductQuery } from '@tare/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { CatalogService } from '../../services/catalog.js';
+import { success } from '../envelope.js';
+
+/** GET /api/v1/products/{productId}: the product with one page of its variants. */
+export function productRoute(deps: { catalog: CatalogService }) {
+  return async (app: FastifyInstance) => {
+    app.get<{ Params: Static<typeof ProductParams>; Querystring: ProductQuery }>(
+      '/products/:productId',
+      { schema: { params: ProductParams, querystring: ProductQuery } },
+      async (request) => {
+        const page = await deps.catalog.getProduct(request.principal.shopId, request.params.productId, request.query);
+        return success(request, { product: page.product }, page.meta);
+      },
+    );
+  };
+}

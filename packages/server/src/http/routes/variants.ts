@@ -1,0 +1,19 @@
+import { VariantParams } from '@tare/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { CatalogService } from '../../services/catalog.js';
+import { success } from '../envelope.js';
+
+/** GET /api/v1/products/{productId}/variants/{variantId}: one variant and its parent product. */
+export function variantRoute(deps: { catalog: CatalogService }) {
+  return async (app: FastifyInstance) => {
+    app.get<{ Params: Static<typeof VariantParams> }>(
+      '/products/:productId/variants/:variantId',
+      { schema: { params: VariantParams } },
+      async (request) => {
+        const { productId, variantId } = request.params;
+        return success(request, await deps.catalog.getVariant(request.principal.shopId, productId, variantId));
+      },
+    );
+  };
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { composeServices, type Services } from './compose.js';
+import type { Config } from './config.js';
+import { buildApp } from './http/app.js';
+import type { RateLimitStore } from './http/plugins/rate-limit.js';
+import type { Db } from './store/db.js';
+import { migrate } from './store/migrate.js';
+import { openDb } from './store/open-db.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  services: Services;
+  /** Stops accepting, finishes in-flight requests, then closes what this server opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: config → store → platform and services → app → listen. Tests pass
+ * their own `db` (left open on close: the caller owns it).
+ */
+export async function startServer(options: {
+  config: Config;
+  logger: Logger;
+  db?: Db;
+  /** Routes that need the services but are not part of the public app (the CLI hand-off). */
+  extraRoutes?: (services: Services) => FastifyPluginAsync;
+}): Promise<RunningServer> {
+  const { config, logger } = options;
+  const db = options.db ?? (await openDb(config));
+  if (!options.db) {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+  }
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (err) => logger.warn({ err }, 'redis error'));
+  const rateLimitStore: RateLimitStore = redis ? { kind: 'redis', client: redis } : { kind: 'memory' };
+
+  const services = await composeServices(db, logger, { productCacheSeconds: config.productCacheSeconds });
+  const app = await buildApp({ ...services, logger, bodyLimit: config.bodyLimit, rateLimitStore });
+  if (options.extraRoutes) await app.register(options.extraRoutes(services));
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = address.replace('[::1]', '127.0.0.1');
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url,
+    services,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await services.stop();
+        redis?.disconnect();
+        if (!options.db) await db.close();
+      })();
+      return closing;
+    },
+  };
+}
