@@ -35,7 +35,7 @@ export async function startServer(options: {
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 250 })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error'));
   const rateLimitStore: RateLimitStore = redis ? { kind: 'redis', client: redis } : { kind: 'memory' };
