@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db.js';
+import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
 
 const TEXT_ARRAY = 1009;
 // pg's typings only accept its TypeId enum, which lacks array oids.
@@ -14,8 +14,6 @@ const types = {
     return builtin(oid, format ?? 'text');
   },
 } as pg.CustomTypesConfig;
-// Same rule as the PGlite driver, so a channel name behaves identically on both.
-const CHANNEL = /^[a-z_][a-z0-9_]*$/;
 
 export async function openPostgres(opts: { connectionString: string; max?: number }): Promise<Db> {
   const { connectionString } = opts;
@@ -32,23 +30,21 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     });
   }
 
-  // Not needed for safety on a pool, but keeps a nesting bug that would hang on PGlite
-  // (and silently escape the transaction here) failing the same way on both drivers.
-  const inTx = new AsyncLocalStorage<{ open: boolean }>();
-  const notNested = (what: string): void => {
-    if (inTx.getStore()?.open) {
-      throw new Error(`db.${what}() was called inside a db.transaction() callback; use the callback's tx instead`);
-    }
-  };
+  const guard = createNestingGuard();
+  const notNested = guard.assertNotNested;
+  let closed = false;
 
   const handlers = new Map<string, Set<(payload: string) => void>>();
   let listener: Promise<pg.Client> | undefined;
   const listenerClient = (): Promise<pg.Client> => {
     const current = (async () => {
       const client = new pg.Client({ connectionString, types });
-      // A dead listener is dropped (not retried): the next listen() connects a fresh one.
+      // A dead listener is dropped and reconnected; see reconnectSoon.
       client.on('error', () => {
-        if (listener === current) listener = undefined;
+        if (listener === current) {
+          listener = undefined;
+          reconnectSoon();
+        }
         client.end().catch(noop);
       });
       client.on('notification', (m) => {
@@ -64,6 +60,19 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     });
     listener = current;
     return current;
+  };
+
+  // Notifications sent while the listener was down are lost, so after reconnecting every
+  // handler hears an empty payload, which subscribers treat as "anything may have changed".
+  const reconnectSoon = (): void => {
+    setTimeout(() => {
+      if (closed || listener || handlers.size === 0) return;
+      listenerClient()
+        .then(() => {
+          for (const set of handlers.values()) for (const h of set) h('');
+        })
+        .catch(reconnectSoon);
+    }, 1000).unref();
   };
 
   return {
@@ -88,7 +97,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
         await client.query('BEGIN');
         let result: T;
         try {
-          result = await inTx.run(state, () => fn(tx));
+          result = await guard.run(state, () => fn(tx));
         } finally {
           state.open = false;
         }
@@ -111,7 +120,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     },
     async listen(channel, onPayload) {
       notNested('listen');
-      if (!CHANNEL.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
       const set = handlers.get(channel) ?? new Set();
       handlers.set(channel, set);
       set.add(onPayload);
@@ -132,6 +141,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     },
     async close() {
       notNested('close');
+      closed = true;
       const l = listener;
       listener = undefined;
       await l?.then((c) => c.end(), noop);

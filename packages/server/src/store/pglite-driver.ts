@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db.js';
+import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
 
 /** PGlite Db plus what test support needs to snapshot a migrated database. */
 export interface PgliteDb extends Db {
@@ -12,9 +12,6 @@ export interface PgliteDb extends Db {
 
 // NUMERIC and INT8 as the server's exact text; PGlite derives the array parsers from these.
 const EXACT_TEXT = { 1700: (v: string) => v, 20: (v: string) => v };
-// Channels are interpolated into LISTEN; restricting them also keeps PGlite's unquoted
-// LISTEN and PostgreSQL's case-sensitive pg_notify() agreeing on the name.
-const CHANNEL = /^[a-z_][a-z0-9_]*$/;
 
 export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PgliteDb> {
   if (opts.dataDir !== undefined) await mkdir(opts.dataDir, { recursive: true });
@@ -29,12 +26,8 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } 
     return run;
   };
 
-  // Set while a transaction callback runs; `open` flips off when it settles so work the
-  // callback left running may use the db afterwards without being mistaken for nesting.
-  const inTx = new AsyncLocalStorage<{ open: boolean }>();
-  const notNested = (what: string): void => {
-    if (inTx.getStore()?.open) throw nestedError(what);
-  };
+  const guard = createNestingGuard();
+  const notNested = guard.assertNotNested;
 
   return {
     driver: 'pglite',
@@ -51,7 +44,7 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } 
           const state = { open: true };
           const tx: Queryable = { query: (sql, params) => run(ptx, sql, params) };
           try {
-            return await inTx.run(state, () => fn(tx));
+            return await guard.run(state, () => fn(tx));
           } finally {
             state.open = false;
           }
@@ -60,7 +53,7 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } 
     },
     async listen(channel, onPayload) {
       notNested('listen');
-      if (!CHANNEL.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
       const unlisten = await exclusive(() => pg.listen(channel, onPayload));
       return async () => {
         notNested('unlisten');
@@ -93,13 +86,6 @@ async function run<Row>(q: PGlite | Transaction, sql: string, params?: readonly 
 function toResult<Row>(r: Results<Row> | undefined): QueryResult<Row> {
   if (r === undefined) return { rows: [], rowCount: 0 };
   return { rows: r.rows, rowCount: r.rowCount ?? r.rows.length };
-}
-
-function nestedError(what: string): Error {
-  return new Error(
-    `db.${what}() was called inside a db.transaction() callback; use the callback's tx instead ` +
-      '(PGlite has one session, so this would wait for its own transaction forever)',
-  );
 }
 
 function noop(): void {}

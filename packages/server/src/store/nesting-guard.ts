@@ -1,0 +1,26 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Detects a `db.*` call made from inside a `db.transaction()` callback. On PGlite such a call
+ * would wait for its own transaction forever; on a pool it would silently escape the
+ * transaction. Both drivers refuse it the same way. `open` flips off when the callback settles,
+ * so work it left running may use the db afterwards without being mistaken for nesting.
+ */
+export function createNestingGuard() {
+  const inTx = new AsyncLocalStorage<{ open: boolean }>();
+  return {
+    run<T>(state: { open: boolean }, fn: () => Promise<T>): Promise<T> {
+      return inTx.run(state, fn);
+    },
+    assertNotNested(what: string): void {
+      if (inTx.getStore()?.open) {
+        throw new Error(
+          `db.${what}() was called inside a db.transaction() callback; use the callback's tx instead`,
+        );
+      }
+    },
+  };
+}
+
+/** Channels are interpolated into LISTEN; the rule keeps PGlite and PostgreSQL agreeing on names. */
+export const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
