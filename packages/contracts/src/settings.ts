@@ -7,7 +7,7 @@ export const AppSettingsSchema = Type.Object({
 
 export const AppSettingsQuery = Type.Object({
   locale: Type.Optional(
-    Type.String({ maxLength: 64, description: 'ISO locale such as `en`, `fr`, `fr-CA`; unknown ones fall back.' }),
+    Type.String({ description: 'ISO locale such as `en`, `fr`, `fr-CA`; unknown ones fall back.' }),
   ),
 });
 

@@ -55,7 +55,12 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
       authenticator.forget();
     },
     async stop() {
-      await Promise.all(unlisten.map((stop) => stop()));
+      // Shutting down must not fail because the store is already gone (a dropped connection,
+      // a closed PGlite): unsubscribing is moot then, and the pending usage flush logs its own error.
+      const results = await Promise.allSettled(unlisten.map((stop) => stop()));
+      for (const result of results) {
+        if (result.status === 'rejected') logger.warn({ err: result.reason }, 'could not unsubscribe from the store');
+      }
       await keyUsage.stop();
     },
   };

@@ -23,12 +23,12 @@ describe('cursor codec', () => {
     expect(codec.decode(tampered)).toBeUndefined();
   });
 
-  it('when the body is re-signed by someone without the secret, then it is rejected', () => {
+  it('when a cursor was issued with another secret, then it is rejected', () => {
     const other = createCursorCodec(randomBytes(32));
     expect(codec.decode(other.encode(payload))).toBeUndefined();
   });
 
-  it.each(['', '.', 'abc', 'abc.def', 'a.b.c', '%%%.%%%'])('when the text is %j, then it is rejected', (text) => {
+  it.each(['', '.', 'abc', 'abc.def', 'a.b.c', '%%%.%%%', 'A'.repeat(60)])('when the text is %j, then it is rejected', (text) => {
     expect(codec.decode(text)).toBeUndefined();
   });
 });

@@ -125,10 +125,12 @@ export function convert(value: Dec, from: string, to: string): Dec {
 
 /**
  * `convert`, then rounded half-even to 9 decimal places (the stored scale).
- * Only a conversion whose exact result has more than 9 decimals is changed.
+ * Only a conversion whose exact result has more than 9 decimals is changed; a value already
+ * in `to` is returned as it is (PRODUCT.md §6: nothing but a converted value is rounded).
  *
  * @example convertForStorage(new Dec(1), 'in3', 'ft3').toString() // '0.000578704' (exact 1/1728 repeats)
  */
 export function convertForStorage(value: Dec, from: string, to: string): Dec {
-  return convert(value, from, to).toDecimalPlaces(9, Dec.ROUND_HALF_EVEN);
+  const converted = convert(value, from, to);
+  return from === to ? converted : converted.toDecimalPlaces(9, Dec.ROUND_HALF_EVEN);
 }

@@ -8,11 +8,12 @@ import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Db } from '../store/db.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerBodyParsers } from './plugins/body-parsers.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { onFrameworkError, registerErrorHandling } from './plugins/errors.js';
 import { registerRateLimit, type RateLimitStore } from './plugins/rate-limit.js';
 import { requestIdFor } from './request-id.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
+import { registerMetrics } from './routes/metrics.js';
 import { productRoute } from './routes/products.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestIdFor,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: onFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -48,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRateLimit(app, { store: deps.rateLimitStore, shops: deps.shops });
 
   await app.register(healthRoutes(deps));
+  registerMetrics(app);
   await app.register(
     async (api) => {
       await api.register(appSettingsRoute(deps));

@@ -3,8 +3,8 @@ import { normalizeLocale, resolveLabels } from '../domain/labels.js';
 import type { Db } from '../store/db.js';
 import { listEnabledUnits } from '../store/repositories/catalog.js';
 import { listLabelOverrides } from '../store/repositories/labels.js';
-import type { ShopDirectory } from './shop-directory.js';
 import { createShopCache } from './shop-cache.js';
+import type { ShopDirectory } from './shop-directory.js';
 
 export interface AppSettingsResult {
   settings: { localizedLabels: Record<string, string>; mergeMatchingLineItems?: boolean };
@@ -26,16 +26,26 @@ export function createAppSettingsService(deps: { db: Db; shops: ShopDirectory; c
       listEnabledUnits(deps.db, shopId),
       listLabelOverrides(deps.db, shopId),
     ]);
-    const resolved = resolveLabels({ requestedLocale: locale, shopDefaultLocale: shop.defaultLocale, enabled, overrides });
+    const resolved = resolveLabels({
+      requestedLocale: locale,
+      shopDefaultLocale: shop.defaultLocale,
+      enabled,
+      overrides,
+    });
     const settings: AppSettingsResult['settings'] = { localizedLabels: resolved.labels };
     if (shop.mergeMatchingLineItems !== null) settings.mergeMatchingLineItems = shop.mergeMatchingLineItems;
-    const digest = createHash('sha256').update(JSON.stringify([settings, resolved.locale])).digest('base64url');
+    const digest = createHash('sha256')
+      .update(JSON.stringify([settings, resolved.locale]))
+      .digest('base64url');
     return { settings, locale: resolved.locale, etag: `"${digest.slice(0, 27)}"` };
   }
 
   return {
     get(shopId: string, requestedLocale: string | undefined): Promise<AppSettingsResult> {
-      const locale = normalizeLocale(requestedLocale);
+      // The spec: "when omitted, the default locale `en` is used" (an empty `?locale=` counts as
+      // omitted). A given but unknown or malformed locale falls back along the chain instead.
+      const omitted = requestedLocale === undefined || requestedLocale.trim() === '';
+      const locale = omitted ? 'en' : normalizeLocale(requestedLocale);
       return cache.get(shopId, locale ?? '', () => load(shopId, locale));
     },
     invalidate: cache.invalidate,

@@ -38,7 +38,9 @@ const orderPreset = ({ value, label, price }: VariantPreset) => ({
   ...(price === undefined ? {} : { price }),
 });
 
-const invalidCursor = (message: string) => errors.validation([{ path: '/cursor', message }], message);
+// Same details as a schema failure of the query (`in` names the part), so clients handle one shape.
+const invalidCursor = (message: string) =>
+  errors.badRequest(message, { in: 'querystring', errors: [{ path: '/cursor', message }] });
 
 /**
  * Reads products and variants for one shop. Answers are cached for `cacheTtlMs` (≤ 5 min) and

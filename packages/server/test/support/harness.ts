@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/main.js';
@@ -98,4 +99,51 @@ export function expectErrorEnvelope(
     throw new Error(`bad envelope: ${JSON.stringify(body)}`);
   }
   return body.error;
+}
+
+/**
+ * Like `call`, over node:http, for what fetch refuses: a body on GET or HEAD. `body` is sent
+ * as is with its Content-Length; the answer has the same shape as `call`'s.
+ */
+export function rawCall(
+  server: RunningServer,
+  path: string,
+  init: { method?: string; key?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const url = new URL(`${server.url}${path}`);
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
+  if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: init.method ?? 'GET',
+        headers,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: answerHeaders, body, text });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(init.body);
+  });
 }

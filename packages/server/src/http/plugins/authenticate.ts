@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../../errors.js';
 import type { Authenticator, Principal } from '../../services/api-keys.js';
 import type { KeyUsageRecorder } from '../../services/key-usage.js';
 
@@ -13,7 +14,10 @@ declare module 'fastify' {
   }
 }
 
-function presentedKey(request: FastifyRequest): string | undefined {
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+const FORM_BODY_LIMIT = 64 * 1024;
+
+async function presentedKey(request: FastifyRequest): Promise<string | undefined> {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
@@ -21,10 +25,42 @@ function presentedKey(request: FastifyRequest): string | undefined {
   }
   if (request.routeOptions.config.keyFromForm) {
     const body = request.body as Record<string, unknown> | undefined;
-    const key = body && typeof body === 'object' ? body.key : undefined;
+    const key = body && typeof body === 'object' ? body.key : await formKeyOfBodylessRequest(request);
     return typeof key === 'string' ? key : undefined;
   }
   return undefined;
+}
+
+/**
+ * Fastify never parses a body on GET/HEAD (they are "bodyless" methods), so the form field
+ * `key` of `GET /app-settings` is read here from the raw stream: url-encoded or multipart,
+ * at most 64 KiB, parsed by the platform's own FormData parser. Anything else gives no key.
+ */
+async function formKeyOfBodylessRequest(request: FastifyRequest): Promise<unknown> {
+  const contentType = request.headers['content-type'];
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (!contentType || !mediaType || !FORM_TYPES.has(mediaType) || request.raw.readableEnded) return undefined;
+  const declared = Number(request.headers['content-length']);
+  if (declared > FORM_BODY_LIMIT) throw errors.payloadTooLarge(FORM_BODY_LIMIT);
+  const body = await new Promise<Buffer | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.raw.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= FORM_BODY_LIMIT) chunks.push(chunk);
+    });
+    request.raw.once('end', () => resolve(size <= FORM_BODY_LIMIT ? Buffer.concat(chunks) : undefined));
+    request.raw.once('error', reject);
+  });
+  if (!body) throw errors.payloadTooLarge(FORM_BODY_LIMIT);
+  try {
+    const bytes = new Uint8Array(body.length);
+    bytes.set(body);
+    const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+    return form.get('key') ?? undefined;
+  } catch {
+    return undefined; // a malformed form carries no key: the answer is the usual 401
+  }
 }
 
 /** Every /api/v1 route needs a key of its shop; `request.principal` carries it to the handler. */
@@ -35,7 +71,7 @@ export function registerAuthentication(
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.public || !request.routeOptions.url) return;
-    request.principal = await deps.authenticator.authenticate(presentedKey(request));
+    request.principal = await deps.authenticator.authenticate(await presentedKey(request));
     deps.keyUsage.record(request.principal.keyId);
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../errors.js';
 import { toIssues } from '../../domain/validation.js';
 import { failure } from '../envelope.js';
@@ -54,9 +54,27 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: n
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
-    const error = allowed.length
+    // A path that matches a route only up to a trailing slash reaches here with an allowed
+    // method too (`GET /products/1/`): that is an unknown URL, not a wrong method.
+    const error = allowed.length && !allowed.includes(request.method)
       ? errors.methodNotAllowed(request.method, allowed)
       : errors.routeNotFound(request.method, path);
     reply.status(error.status).headers(error.headers).send(failure(request, error));
   });
+}
+
+/**
+ * Fastify answers a URL it cannot decode (`/products/%ZZ`) or a path parameter over
+ * `maxParamLength` before any hook runs, with its own body and no request id. Both are bad
+ * input, so they get the envelope and the `X-Request-Id` header like every other answer.
+ */
+export function onFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const answer =
+    error.code === 'FST_ERR_BAD_URL'
+      ? errors.badRequest('The URL is not valid.')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? errors.badRequest('A path segment is too long.')
+        : errors.internal();
+  if (answer.code === 'internal_error') request.log.error({ err: error }, 'request failed');
+  reply.status(answer.status).header('x-request-id', request.id).send(failure(request, answer));
 }

@@ -1,0 +1,142 @@
+// `npm run bench`: start-up time, throughput/latency against a bare Fastify baseline, and peak RSS.
+// See bench/README.md. Env: BENCH_SECONDS (per measurement, default 10), BENCH_CPU_PROF=DIR
+// (write a V8 CPU profile of the Tare server under load into DIR).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
+import type { Fixture } from './bare-server.js';
+import { type Load, measure, sampleRss } from './load.js';
+import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
+import { type Results, table, updateReadme } from './report.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TARE = path.join(ROOT, 'packages/server/bin/tare.js');
+const BARE = path.join(ROOT, 'bench/bare-server.ts');
+const DOMAIN = 'bench-shop.example';
+const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
+const tareEnv = { TARE_DATA_DIR: path.join(tmp, 'data'), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+/** A data dir holding the demo catalog as a bench shop without rate limit, and a key for it. */
+async function prepare(): Promise<string> {
+  const document = structuredClone(DEMO_CATALOG);
+  const shop = document.shops[0]!;
+  shop.domain = DOMAIN;
+  shop.settings = { ...shop.settings, rateLimit: { enabled: false } };
+  const file = path.join(tmp, 'bench-shop.json');
+  writeFileSync(file, JSON.stringify(document));
+  await runNode([TARE, 'import', file], tareEnv);
+  const output = await runNode([TARE, 'keys', 'create', '--shop', DOMAIN], tareEnv);
+  const key = /apik_[a-z2-7]{16}_[0-9A-Za-z]+/.exec(output)?.[0];
+  if (!key) throw new Error(`tare keys create printed no key:\n${output}`);
+  return key;
+}
+
+async function startTare(nodeFlags: string[] = []): Promise<{ child: Child; url: string; ms: number }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawnNode([...nodeFlags, TARE, 'serve'], { ...tareEnv, PORT: String(port) });
+  await waitFor200(`${url}/readyz`, child);
+  return { child, url, ms: performance.now() - started };
+}
+
+/** The real responses, captured once, for the baseline to replay byte for byte. */
+async function captureFixtures(url: string, headers: Record<string, string>): Promise<Fixture[]> {
+  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  return Promise.all(
+    ENDPOINTS.map(async (endpoint) => {
+      const res = await fetch(url + endpoint, { headers });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`GET ${endpoint} answered ${res.status}: ${body}`);
+      const kept = Object.fromEntries([...res.headers].filter(([name]) => !skip.has(name)));
+      return { path: endpoint, headers: kept, body };
+    }),
+  );
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const combine = (runs: Load[]): Load => ({
+  rps: mean(runs.map((r) => r.rps)),
+  p50: mean(runs.map((r) => r.p50)),
+  p99: Math.max(...runs.map((r) => r.p99)),
+});
+
+async function main(): Promise<void> {
+  log(`preparing a data dir in ${tmp} (tare import + tare keys create)`);
+  const key = await prepare();
+  const auth = { authorization: `Bearer ${key}` };
+
+  const startupMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { child, ms } = await startTare();
+    startupMs.push(ms);
+    log(`start → ready #${i + 1}: ${ms.toFixed(0)} ms`);
+    await stop(child);
+  }
+
+  const profDir = process.env.BENCH_CPU_PROF;
+  const tare = await startTare(profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] : []);
+  const fixtures = path.join(tmp, 'fixtures.json');
+  writeFileSync(fixtures, JSON.stringify(await captureFixtures(tare.url, auth)));
+  const barePort = await freePort();
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const bare = spawnNode(['--import', 'tsx', BARE, fixtures], { PORT: String(barePort), HOST: '127.0.0.1' });
+  await waitFor200(bareUrl + ENDPOINTS[0], bare);
+
+  const tareRss = sampleRss(tare.child.pid);
+  const bareRss = sampleRss(bare.pid);
+  const endpoints: Results['endpoints'] = [];
+  for (const endpoint of ENDPOINTS) {
+    log(`GET ${endpoint}: warm-up ${WARMUP_SECONDS} s each, then bare, tare, bare, tare × ${SECONDS} s`);
+    await measure(bareUrl + endpoint, auth, WARMUP_SECONDS);
+    await measure(tare.url + endpoint, auth, WARMUP_SECONDS);
+    const runs: Record<'bare' | 'tare', Load[]> = { bare: [], tare: [] };
+    for (let round = 0; round < 2; round++) {
+      for (const [name, url] of [['bare', bareUrl], ['tare', tare.url]] as const) {
+        const load = await measure(url + endpoint, auth, SECONDS);
+        runs[name].push(load);
+        log(`  ${name}: ${load.rps.toFixed(0)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`);
+      }
+    }
+    endpoints.push({ path: endpoint, tare: combine(runs.tare), bare: combine(runs.bare) });
+  }
+  const results: Results = { startupMs, endpoints, peakRssMb: tareRss.stop(), bareRssMb: bareRss.stop() };
+  await stopAll();
+  if (profDir) log(`CPU profile of the Tare server written to ${profDir}`);
+
+  const { markdown, missed } = table(results);
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  updateReadme(
+    path.join(ROOT, 'bench/README.md'),
+    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · 64 connections, ` +
+      `${WARMUP_SECONDS} s warm-up then 2 × ${SECONDS} s per server and endpoint\n\n${markdown}`,
+  );
+  console.log(`\n${markdown}\n`);
+  console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
+}
+
+async function cleanup(): Promise<void> {
+  await stopAll();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => void cleanup().finally(() => process.exit(code)));
+}
+try {
+  await main();
+} catch (error) {
+  console.error(`[bench] FAILED: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * GET /metrics: Prometheus text. Request durations by route pattern (never the raw URL, which
+ * would explode cardinality with ids) and status, plus the process's default metrics.
+ */
+export function registerMetrics(app: FastifyInstance) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'tare_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+      duration.observe(
+        { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+  app.get('/metrics', { config: { public: true } }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}

@@ -1,0 +1,614 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dec } from '../../src/domain/decimal.js';
+import { type PlatformGateway, PlatformUnavailableError } from '../../src/platform/gateway.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
+import { validateImport } from '../../src/services/catalog-import/validate-import.js';
+import type { Db } from '../../src/store/db.js';
+import { testDrivers } from '../support/databases.js';
+
+const WEIGHT_UNITS = 'one of mg, g, kg, t, oz, lb, st';
+
+/** The PRODUCT.md §11 sample, verbatim but for a unique domain. Plain JSON, as `tare import` reads it. */
+function sample(domain = `fresh-${randomUUID().slice(0, 8)}.example`): any {
+  return {
+    shops: [
+      {
+        domain,
+        currency: 'USD',
+        defaultLocale: 'en',
+        addonActive: true,
+        settings: { mergeMatchingLineItems: true, rateLimit: { enabled: true, requestsPerMinute: 600 } },
+        labels: { fr: { unitPrice: 'Prix unitaire', unitPrice_weight_value_kg: '{Price}/{Quantity}' } },
+        locations: [{ id: '70001', name: 'Main store' }],
+        products: [
+          {
+            id: '1001',
+            title: 'Coffee beans',
+            measurementType: 'weight',
+            variants: [
+              {
+                id: '2001',
+                title: 'Arabica',
+                price: '24.00',
+                unitMeasurement: { unit: 'kg', value: 1 },
+                settings: {
+                  onlineStore: {
+                    displayStyle: 'number',
+                    rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
+                  },
+                },
+                inventory: [{ locationId: '70001', quantity: { value: 12.75, unit: 'kg' } }],
+              },
+            ],
+          },
+        ],
+        orders: [
+          {
+            id: '5001',
+            status: 'open',
+            locationId: '70001',
+            lineItems: [
+              {
+                id: '9001',
+                productId: '1001',
+                variantId: '2001',
+                quantity: 2,
+                price: '30.00',
+                fulfilled: false,
+                properties: [
+                  {
+                    name: '_svc_data',
+                    value: '{"measurement":{"type":"weight","dimensions":[{"unit":"kg","value":1.25}]}}',
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** A number-style variant with stock at 70001, for the conversion cases. */
+function stockedVariant(id: string, unit: string, unitValue: number, quantity: { value: number; unit: string }) {
+  return {
+    id,
+    title: `Variant ${id}`,
+    price: '1.00',
+    unitMeasurement: { unit, value: unitValue },
+    settings: { onlineStore: { displayStyle: 'number', rules: { min: 1, increment: 1, defaultValue: 1, max: null } } },
+    inventory: [{ locationId: '70001', quantity }],
+  };
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
+  let db: Db;
+  const gateway = createLocalGateway();
+
+  beforeAll(async () => {
+    db = await create();
+  });
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  /** What `tare import` does: validate the whole document, write only when it is valid. */
+  async function importFile(doc: unknown) {
+    const checked = validateImport(doc);
+    if (!checked.ok) return { ok: false as const, issues: checked.issues };
+    return { ok: true as const, summary: await importCatalog({ db, gateway }, checked.value) };
+  }
+
+  async function importValid(doc: unknown, via: PlatformGateway = gateway) {
+    const checked = validateImport(doc);
+    if (!checked.ok) throw new Error(`fixture is invalid: ${JSON.stringify(checked.issues)}`);
+    return importCatalog({ db, gateway: via }, checked.value);
+  }
+
+  /** Every row of every table, in a stable order: two equal dumps mean nothing was written. */
+  async function dump(): Promise<Record<string, unknown[]>> {
+    const { rows: tables } = await db.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables
+       WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    const out: Record<string, unknown[]> = {};
+    for (const { table_name: table } of tables) {
+      out[table] = (await db.query(`SELECT * FROM ${table} t ORDER BY t::text`)).rows;
+    }
+    return out;
+  }
+
+  const rowsOf = async (table: string, shopId: string) =>
+    (await db.query(`SELECT * FROM ${table} t WHERE shop_id = $1 ORDER BY t::text`, [shopId])).rows;
+
+  const level = async (shopId: string, variantId: string) => {
+    const { rows } = await db.query<{ total: string; unit: string }>(
+      `SELECT total, unit FROM inventory_levels WHERE shop_id = $1 AND location_id = '70001' AND variant_id = $2`,
+      [shopId, variantId],
+    );
+    return rows[0];
+  };
+
+  const platformLevel = async (shopId: string, variantId: string) => {
+    const { rows } = await db.query<{ available: string }>(
+      `SELECT available FROM local_platform_levels WHERE shop_id = $1 AND location_id = '70001' AND variant_id = $2`,
+      [shopId, variantId],
+    );
+    return rows[0]?.available;
+  };
+
+  const ledger = async (shopId: string, variantId: string) =>
+    (
+      await db.query<Record<string, unknown>>(
+        `SELECT operation, quantity_before, quantity_after, delta, unit, idempotency_key, request_id
+         FROM inventory_ledger WHERE shop_id = $1 AND location_id = '70001' AND variant_id = $2 ORDER BY id`,
+        [shopId, variantId],
+      )
+    ).rows;
+
+  describe('happy', () => {
+    it('when the PRODUCT.md §11 sample is imported, then every entity is stored as written', async () => {
+      const doc = sample();
+      const domain = doc.shops[0].domain;
+      const summary = await importValid(doc);
+      const shopId = summary.shops[0]!.id;
+      // shop, 2 labels, location, product, variant, inventory level, order, line item
+      expect(summary).toEqual({ shops: [{ domain, id: shopId, changes: 9 }] });
+
+      const { rows: shops } = await db.query(
+        `SELECT domain, currency, default_locale, addon_active, merge_matching_line_items, rate_limit_enabled,
+           rate_limit_per_minute FROM shops WHERE id = $1`,
+        [shopId],
+      );
+      expect(shops).toEqual([
+        {
+          domain,
+          currency: 'USD',
+          default_locale: 'en',
+          addon_active: true,
+          merge_matching_line_items: true,
+          rate_limit_enabled: true,
+          rate_limit_per_minute: 600,
+        },
+      ]);
+      expect(await rowsOf('shop_labels', shopId)).toEqual([
+        { shop_id: shopId, locale: 'fr', key: 'unitPrice', value: 'Prix unitaire' },
+        { shop_id: shopId, locale: 'fr', key: 'unitPrice_weight_value_kg', value: '{Price}/{Quantity}' },
+      ]);
+      expect(await rowsOf('locations', shopId)).toEqual([{ shop_id: shopId, id: '70001', name: 'Main store' }]);
+      expect(await rowsOf('products', shopId)).toEqual([
+        { shop_id: shopId, id: '1001', title: 'Coffee beans', measurement_type: 'weight' },
+      ]);
+      expect(await rowsOf('variants', shopId)).toEqual([
+        {
+          shop_id: shopId,
+          id: '2001',
+          product_id: '1001',
+          position: 0,
+          title: 'Arabica',
+          price: '24.00',
+          unit: 'kg',
+          unit_value: '1',
+          display_style: 'number',
+          rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
+          presets: null,
+        },
+      ]);
+      expect(await level(shopId, '2001')).toEqual({ total: '12.75', unit: 'kg' });
+      expect(await platformLevel(shopId, '2001')).toBe('12');
+      expect(await ledger(shopId, '2001')).toEqual([
+        {
+          operation: 'import',
+          quantity_before: '0',
+          quantity_after: '12.75',
+          delta: '12.75',
+          unit: 'kg',
+          idempotency_key: null,
+          request_id: null,
+        },
+      ]);
+      const { rows: orders } = await db.query(
+        'SELECT id, status, location_id FROM local_platform_orders WHERE shop_id = $1',
+        [shopId],
+      );
+      expect(orders).toEqual([{ id: '5001', status: 'open', location_id: '70001' }]);
+      const { rows: lines } = await db.query(
+        `SELECT order_id, id, position, product_id, variant_id, quantity, price, fulfilled, properties
+         FROM local_platform_line_items WHERE shop_id = $1`,
+        [shopId],
+      );
+      expect(lines).toEqual([
+        {
+          order_id: '5001',
+          id: '9001',
+          position: 0,
+          product_id: '1001',
+          variant_id: '2001',
+          quantity: 2,
+          price: '30.00',
+          fulfilled: false,
+          properties: doc.shops[0].orders[0].lineItems[0].properties,
+        },
+      ]);
+    });
+
+    it('when stock is given in another unit of the type, then the total is stored exactly in the variant unit', async () => {
+      const doc = sample();
+      doc.shops[0].products[0].variants.push(
+        stockedVariant('2002', 'g', 100, { value: 1.25, unit: 'kg' }),
+        stockedVariant('2003', 'kg', 1, { value: 3.3, unit: 'lb' }),
+        stockedVariant('2004', 'lb', 1, { value: 1, unit: 'kg' }),
+      );
+      const shopId = (await importValid(doc)).shops[0]!.id;
+
+      expect(await level(shopId, '2002')).toEqual({ total: '1250', unit: 'g' });
+      expect(await platformLevel(shopId, '2002')).toBe('12'); // floor(1250 / 100)
+      expect(await ledger(shopId, '2002')).toEqual([
+        expect.objectContaining({ quantity_before: '0', quantity_after: '1250', delta: '1250', unit: 'g' }),
+      ]);
+      // 3.3 lb = 1.496854821 kg exactly; 1 kg = 2.20462262184877… lb, rounded half-even at 9 places.
+      expect(await level(shopId, '2003')).toEqual({ total: '1.496854821', unit: 'kg' });
+      expect(await platformLevel(shopId, '2003')).toBe('1');
+      expect(await level(shopId, '2004')).toEqual({ total: '2.204622622', unit: 'lb' });
+      expect(await platformLevel(shopId, '2004')).toBe('2');
+    });
+
+    it('when a converted value ends in an exact half at the 10th place, then it is rounded half to even', async () => {
+      const doc = sample();
+      doc.shops[0].products[0].variants.push(
+        stockedVariant('2002', 'kg', 1, { value: 0.0000025, unit: 'g' }), // 0.0000000025 kg
+        stockedVariant('2003', 'kg', 1, { value: 0.0000015, unit: 'g' }), // 0.0000000015 kg
+      );
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      expect(await level(shopId, '2002')).toEqual({ total: '0.000000002', unit: 'kg' });
+      expect(await level(shopId, '2003')).toEqual({ total: '0.000000002', unit: 'kg' });
+    });
+
+    it('when stock is given in the variant unit, then it is stored exactly, with no rounding at all', async () => {
+      const doc = sample();
+      doc.shops[0].products[0].variants[0].inventory[0].quantity.value = 12.0000000001;
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      expect(await level(shopId, '2001')).toEqual({ total: '12.0000000001', unit: 'kg' });
+      expect(await platformLevel(shopId, '2001')).toBe('12');
+    });
+
+    it('when the same file is imported again, then it reports no change and not one row differs', async () => {
+      const doc = sample();
+      doc.shops[0].products[0].variants.push(stockedVariant('2002', 'g', 100, { value: 1.25, unit: 'kg' }));
+      const first = await importValid(doc);
+      const before = await dump();
+      const second = await importValid(clone(doc));
+      expect(second).toEqual({ shops: [{ domain: doc.shops[0].domain, id: first.shops[0]!.id, changes: 0 }] });
+      expect(await dump()).toEqual(before);
+    });
+
+    it('when one stock value changes, then only that level, its ledger row and its platform level are written', async () => {
+      const doc = sample();
+      doc.shops[0].products[0].variants.push(stockedVariant('2002', 'g', 100, { value: 1.25, unit: 'kg' }));
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      const before = await dump();
+
+      const changed = clone(doc);
+      changed.shops[0].products[0].variants[0].inventory[0].quantity.value = 13.5;
+      expect(await importValid(changed)).toEqual({
+        shops: [{ domain: doc.shops[0].domain, id: shopId, changes: 1 }],
+      });
+      const after = await dump();
+
+      const untouched = Object.keys(before).filter(
+        (t) => !['inventory_levels', 'inventory_ledger', 'local_platform_levels'].includes(t),
+      );
+      for (const table of untouched) expect(after[table], table).toEqual(before[table]);
+
+      const isTarget = (row: any) => row.shop_id === shopId && row.variant_id === '2001';
+      for (const table of ['inventory_levels', 'local_platform_levels']) {
+        expect(after[table]!.filter((r) => !isTarget(r)), table).toEqual(before[table]!.filter((r) => !isTarget(r)));
+      }
+      expect(await level(shopId, '2001')).toEqual({ total: '13.5', unit: 'kg' });
+      expect(await platformLevel(shopId, '2001')).toBe('13');
+      expect(after.inventory_ledger!.slice(0, before.inventory_ledger!.length)).toEqual(before.inventory_ledger);
+      expect(after.inventory_ledger!.length).toBe(before.inventory_ledger!.length + 1);
+      expect(await ledger(shopId, '2001')).toEqual([
+        expect.objectContaining({ quantity_before: '0', quantity_after: '12.75', delta: '12.75' }),
+        {
+          operation: 'import',
+          quantity_before: '12.75',
+          quantity_after: '13.5',
+          delta: '0.75',
+          unit: 'kg',
+          idempotency_key: null,
+          request_id: null,
+        },
+      ]);
+    });
+
+    it('when only a price changes, then only that variant row changes and no ledger row is added', async () => {
+      const doc = sample();
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      const before = await dump();
+      const changed = clone(doc);
+      changed.shops[0].products[0].variants[0].price = '25.50';
+      expect((await importValid(changed)).shops[0]!.changes).toBe(1);
+      const after = await dump();
+      for (const table of Object.keys(before).filter((t) => t !== 'variants')) {
+        expect(after[table], table).toEqual(before[table]);
+      }
+      const variant = (rows: unknown[]) => rows.filter((r: any) => r.shop_id === shopId);
+      expect(variant(after.variants!)).toEqual(
+        variant(before.variants!).map((r: any) => ({ ...r, price: '25.50' })),
+      );
+    });
+
+    it('when stock is re-imported up and down, then the ledger deltas always sum to the total', async () => {
+      const doc = sample();
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      for (const value of [13.5, 0.25, 0.25, 7]) {
+        const next = clone(doc);
+        next.shops[0].products[0].variants[0].inventory[0].quantity.value = value;
+        await importValid(next);
+      }
+      const rows = await ledger(shopId, '2001');
+      // 12.75 → 13.5 → 0.25 → (unchanged) → 7
+      expect(rows.map((r) => r.delta)).toEqual(['12.75', '0.75', '-13.25', '6.75']);
+      const { rows: sums } = await db.query<{ sum: string; total: string }>(
+        `SELECT (SELECT sum(delta) FROM inventory_ledger l WHERE l.shop_id = v.shop_id AND l.variant_id = v.variant_id
+                 AND l.location_id = v.location_id)::text AS sum, total::text AS total
+         FROM inventory_levels v WHERE shop_id = $1`,
+        [shopId],
+      );
+      expect(sums).toEqual([{ sum: '7.00', total: '7' }]);
+      expect(new Dec(sums[0]!.sum).eq(new Dec(sums[0]!.total))).toBe(true);
+      expect(await platformLevel(shopId, '2001')).toBe('7');
+    });
+  });
+
+  describe('errors', () => {
+    const at = '/shops/0/products/0/variants/0';
+    const cases: [string, (doc: any) => void, { path: string; message: string }[]][] = [
+      [
+        'an unknown field',
+        (d) => {
+          d.shops[0].products[0].variants[0].colour = 'red';
+        },
+        [{ path: `${at}/colour`, message: "unknown field 'colour'" }],
+      ],
+      [
+        'an unknown top-level field',
+        (d) => {
+          d.version = 2;
+        },
+        [{ path: '/version', message: "unknown field 'version'" }],
+      ],
+      [
+        'a length unit on a weight variant',
+        (d) => {
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'm';
+        },
+        [{ path: `${at}/unitMeasurement/unit`, message: `unit 'm' is not a weight unit; use ${WEIGHT_UNITS}` }],
+      ],
+      [
+        'stock in a volume unit on a weight variant',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory[0].quantity.unit = 'L';
+        },
+        [{ path: `${at}/inventory/0/quantity/unit`, message: `unit 'L' is not a weight unit; use ${WEIGHT_UNITS}` }],
+      ],
+      [
+        'a unit id in the wrong case',
+        (d) => {
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'KG';
+        },
+        [{ path: `${at}/unitMeasurement/unit`, message: `unit 'KG' is not a weight unit; use ${WEIGHT_UNITS}` }],
+      ],
+      [
+        'a duplicate variant id in one product',
+        (d) => {
+          d.shops[0].products[0].variants.push(clone(d.shops[0].products[0].variants[0]));
+        },
+        [{ path: '/shops/0/products/0/variants/1/id', message: "variant id '2001' appears twice" }],
+      ],
+      [
+        'a duplicate variant id across products',
+        (d) => {
+          d.shops[0].products.push({ ...clone(d.shops[0].products[0]), id: '1002' });
+        },
+        [{ path: '/shops/0/products/1/variants/0/id', message: "variant id '2001' appears twice" }],
+      ],
+      [
+        'a duplicate product id',
+        (d) => {
+          d.shops[0].products.push({ ...clone(d.shops[0].products[0]), variants: [] });
+        },
+        [{ path: '/shops/0/products/1/id', message: "product id '1001' appears twice" }],
+      ],
+      [
+        'a duplicate location id',
+        (d) => {
+          d.shops[0].locations.push({ id: '70001', name: 'Again' });
+        },
+        [{ path: '/shops/0/locations/1/id', message: "location id '70001' appears twice" }],
+      ],
+      [
+        'a duplicate shop domain',
+        (d) => {
+          d.shops.push(clone(d.shops[0]));
+        },
+        [{ path: '/shops/1/domain', message: `shop '${'DOMAIN'}' appears twice` }],
+      ],
+      [
+        'stock at a location the shop does not declare',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory[0].locationId = '70002';
+        },
+        [{ path: `${at}/inventory/0/locationId`, message: "location '70002' is not in this shop's locations" }],
+      ],
+      [
+        'stock listed twice for one location',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory.push(clone(d.shops[0].products[0].variants[0].inventory[0]));
+        },
+        [{ path: `${at}/inventory/1/locationId`, message: "location '70001' appears twice" }],
+      ],
+      [
+        'an order at a location the shop does not declare',
+        (d) => {
+          d.shops[0].orders[0].locationId = '70009';
+        },
+        [{ path: '/shops/0/orders/0/locationId', message: "location '70009' is not in this shop's locations" }],
+      ],
+      [
+        'negative stock',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory[0].quantity.value = -0.5;
+        },
+        [{ path: `${at}/inventory/0/quantity/value`, message: 'must be a finite number of at least 0' }],
+      ],
+      [
+        'stock as a numeric string',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory[0].quantity.value = '12.75';
+        },
+        [{ path: `${at}/inventory/0/quantity/value`, message: 'must be number' }],
+      ],
+      [
+        'an unknown currency',
+        (d) => {
+          d.shops[0].currency = 'XYZ';
+        },
+        [{ path: '/shops/0/currency', message: "unknown ISO 4217 currency 'XYZ'" }],
+      ],
+      [
+        'a lower-case currency',
+        (d) => {
+          d.shops[0].currency = 'usd';
+        },
+        [{ path: '/shops/0/currency', message: 'must match pattern "^[A-Z]{3}$"' }],
+      ],
+      [
+        'a non-numeric product id',
+        (d) => {
+          d.shops[0].products[0].id = 'coffee';
+        },
+        [{ path: '/shops/0/products/0/id', message: 'must be a numeric id string of 1 to 20 digits' }],
+      ],
+      [
+        'a numeric variant id (a JSON number, not a string)',
+        (d) => {
+          d.shops[0].products[0].variants[0].id = 2001;
+        },
+        [{ path: `${at}/id`, message: 'must be string' }],
+      ],
+      [
+        'a 21-digit location id',
+        (d) => {
+          d.shops[0].locations[0].id = '1'.repeat(21);
+        },
+        // The stock and the order point at 70001, which no longer exists either.
+        [
+          { path: '/shops/0/locations/0/id', message: 'must be a numeric id string of 1 to 20 digits' },
+        ],
+      ],
+      [
+        'a missing required field',
+        (d) => {
+          delete d.shops[0].products[0].variants[0].price;
+        },
+        [{ path: at, message: "required field 'price' is missing" }],
+      ],
+      [
+        'a money amount written as a number',
+        (d) => {
+          d.shops[0].products[0].variants[0].price = 24;
+        },
+        [{ path: `${at}/price`, message: 'must be string' }],
+      ],
+      [
+        'a unit measurement of zero',
+        (d) => {
+          d.shops[0].products[0].variants[0].unitMeasurement.value = 0;
+        },
+        [{ path: `${at}/unitMeasurement/value`, message: 'must be > 0' }],
+      ],
+      [
+        'number display style without rules',
+        (d) => {
+          delete d.shops[0].products[0].variants[0].settings.onlineStore.rules;
+        },
+        [{ path: `${at}/settings/onlineStore/rules`, message: "required when displayStyle is 'number'" }],
+      ],
+      [
+        'a default below the minimum',
+        (d) => {
+          d.shops[0].products[0].variants[0].settings.onlineStore.rules.defaultValue = 0.1;
+        },
+        [{ path: `${at}/settings/onlineStore/rules/defaultValue`, message: 'must be at least min' }],
+      ],
+      [
+        'several problems at once',
+        (d) => {
+          d.shops[0].currency = 'XYZ';
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'm';
+          d.shops[0].products[0].variants[0].inventory[0].locationId = '70002';
+        },
+        [
+          { path: '/shops/0/currency', message: "unknown ISO 4217 currency 'XYZ'" },
+          { path: `${at}/unitMeasurement/unit`, message: `unit 'm' is not a weight unit; use ${WEIGHT_UNITS}` },
+          { path: `${at}/inventory/0/locationId`, message: "location '70002' is not in this shop's locations" },
+        ],
+      ],
+      [
+        'no shops at all',
+        (d) => {
+          d.shops = [];
+        },
+        [{ path: '/shops', message: 'must NOT have fewer than 1 items' }],
+      ],
+    ];
+
+    it.each(cases)('when the file has %s, then the issues name the exact JSON paths and nothing is written', async (_, mutate, expected) => {
+      const doc = sample();
+      mutate(doc);
+      const domain = doc.shops[0]?.domain;
+      const before = await dump();
+      const result = await importFile(doc);
+      expect(result).toEqual({
+        ok: false,
+        issues: expected.map((issue) => ({ ...issue, message: issue.message.replace('DOMAIN', domain) })),
+      });
+      expect(await dump()).toEqual(before);
+    });
+
+    it.each([
+      ['null', null],
+      ['an array', []],
+      ['a string', 'shops'],
+    ])('when the document is %s, then it is one issue at the root', (_, doc) => {
+      expect(validateImport(doc)).toEqual({ ok: false, issues: [{ path: '/', message: 'must be object' }] });
+    });
+
+    it('when the platform fails while a valid file is written, then the whole import rolls back', async () => {
+      const doc = sample();
+      doc.shops.push(sample().shops[0]); // a second, valid shop: its write must roll back too
+      let calls = 0;
+      const failing: PlatformGateway = {
+        ...gateway,
+        async setLevels(tx, shopId, writes) {
+          calls += 1;
+          // The first shop's level goes through; the second shop's fails.
+          if (calls === 2) throw new PlatformUnavailableError('the platform is down');
+          await gateway.setLevels(tx, shopId, writes);
+        },
+      };
+      const before = await dump();
+      await expect(importValid(doc, failing)).rejects.toThrow('the platform is down');
+      expect(calls).toBe(2);
+      expect(await dump()).toEqual(before);
+    });
+  });
+});
