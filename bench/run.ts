@@ -8,7 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
-import { type Load, measure, sampleRss } from './load.js';
+import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
 import { type Results, table, updateReadme } from './report.js';
 
@@ -21,7 +21,13 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
-const tareEnv = { TARE_DATA_DIR: path.join(tmp, 'data'), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
+const tareEnv = {
+  TARE_DATA_DIR: path.join(tmp, 'data'),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: '',
+  REDIS_URL: '',
+};
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 /** A data dir holding the demo catalog as a bench shop without rate limit, and a key for it. */
@@ -39,13 +45,13 @@ async function prepare(): Promise<string> {
   return key;
 }
 
-async function startTare(nodeFlags: string[] = []): Promise<{ child: Child; url: string; ms: number }> {
+async function startTare(nodeFlags: string[] = []): Promise<{ child: Child; url: string; ms: number; cpuMs: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawnNode([...nodeFlags, TARE, 'serve'], { ...tareEnv, PORT: String(port) });
   await waitFor200(`${url}/readyz`, child);
-  return { child, url, ms: performance.now() - started };
+  return { child, url, ms: performance.now() - started, cpuMs: cpuSeconds(child.pid) * 1000 };
 }
 
 /** The real responses, captured once, for the baseline to replay byte for byte. */
@@ -67,6 +73,7 @@ const combine = (runs: Load[]): Load => ({
   rps: mean(runs.map((r) => r.rps)),
   p50: mean(runs.map((r) => r.p50)),
   p99: Math.max(...runs.map((r) => r.p99)),
+  cpuUs: mean(runs.map((r) => r.cpuUs)),
 });
 
 async function main(): Promise<void> {
@@ -75,10 +82,12 @@ async function main(): Promise<void> {
   const auth = { authorization: `Bearer ${key}` };
 
   const startupMs: number[] = [];
+  const startupCpuMs: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const { child, ms } = await startTare();
+    const { child, ms, cpuMs } = await startTare();
     startupMs.push(ms);
-    log(`start → ready #${i + 1}: ${ms.toFixed(0)} ms`);
+    startupCpuMs.push(cpuMs);
+    log(`start → ready #${i + 1}: ${ms.toFixed(0)} ms (server CPU ${cpuMs.toFixed(0)} ms)`);
     await stop(child);
   }
 
@@ -96,19 +105,24 @@ async function main(): Promise<void> {
   const endpoints: Results['endpoints'] = [];
   for (const endpoint of ENDPOINTS) {
     log(`GET ${endpoint}: warm-up ${WARMUP_SECONDS} s each, then bare, tare, bare, tare × ${SECONDS} s`);
-    await measure(bareUrl + endpoint, auth, WARMUP_SECONDS);
-    await measure(tare.url + endpoint, auth, WARMUP_SECONDS);
+    await measure(bareUrl + endpoint, auth, WARMUP_SECONDS, bare.pid);
+    await measure(tare.url + endpoint, auth, WARMUP_SECONDS, tare.child.pid);
     const runs: Record<'bare' | 'tare', Load[]> = { bare: [], tare: [] };
     for (let round = 0; round < 2; round++) {
-      for (const [name, url] of [['bare', bareUrl], ['tare', tare.url]] as const) {
-        const load = await measure(url + endpoint, auth, SECONDS);
+      for (const [name, url, pid] of [
+        ['bare', bareUrl, bare.pid],
+        ['tare', tare.url, tare.child.pid],
+      ] as const) {
+        const load = await measure(url + endpoint, auth, SECONDS, pid);
         runs[name].push(load);
-        log(`  ${name}: ${load.rps.toFixed(0)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`);
+        log(
+          `  ${name}: ${load.rps.toFixed(0)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms, ${load.cpuUs.toFixed(0)} µs CPU/req`,
+        );
       }
     }
     endpoints.push({ path: endpoint, tare: combine(runs.tare), bare: combine(runs.bare) });
   }
-  const results: Results = { startupMs, endpoints, peakRssMb: tareRss.stop(), bareRssMb: bareRss.stop() };
+  const results: Results = { startupMs, startupCpuMs, endpoints, peakRssMb: tareRss.stop(), bareRssMb: bareRss.stop() };
   await stopAll();
   if (profDir) log(`CPU profile of the Tare server written to ${profDir}`);
 
@@ -129,7 +143,10 @@ async function cleanup(): Promise<void> {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => void cleanup().finally(() => process.exit(code)));
 }
 try {

@@ -215,15 +215,14 @@ describe.each(testDrivers())('Authentication on $name', (driver) => {
       const shop = await seedOwnShop(db);
       const revoked = await createApiKey(db, { shopDomain: shop.domain });
       await revokeKey(db, revoked.keyId);
-      const answers = await Promise.all(
-        [
-          {},
-          { authorization: 'Bearer garbage' },
-          { authorization: `Bearer ${generateKey().token}` },
-          { authorization: `Bearer apik_${shop.keyId}_${'A'.repeat(43)}` },
-          { authorization: `Bearer ${revoked.token}` },
-        ].map((headers) => getProduct(shop.productId, headers)),
-      );
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer garbage' },
+        { authorization: `Bearer ${generateKey().token}` },
+        { authorization: `Bearer apik_${shop.keyId}_${'A'.repeat(43)}` },
+        { authorization: `Bearer ${revoked.token}` },
+      ];
+      const answers = await Promise.all(attempts.map((headers) => getProduct(shop.productId, headers)));
       const shapes = answers.map((res) => ({
         status: res.status,
         wwwAuthenticate: res.headers.get('www-authenticate'),

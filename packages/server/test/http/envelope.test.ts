@@ -164,11 +164,15 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
       const atLimit = await call(server, '/api/v1/products/1', { method: 'POST', body: exactly, headers: JSON_TYPE });
       expectErrorEnvelope(atLimit, 405, 'method_not_allowed');
       const oneMore = `"${'x'.repeat(MIB - 1)}"`;
-      expectFailure(await call(server, '/api/v1/products/1', { method: 'POST', body: oneMore, headers: JSON_TYPE }), 413, {
-        code: 'payload_too_large',
-        message: `The request body exceeds ${MIB} bytes.`,
-        details: { limitBytes: MIB },
-      });
+      expectFailure(
+        await call(server, '/api/v1/products/1', { method: 'POST', body: oneMore, headers: JSON_TYPE }),
+        413,
+        {
+          code: 'payload_too_large',
+          message: `The request body exceeds ${MIB} bytes.`,
+          details: { limitBytes: MIB },
+        },
+      );
     });
 
     it.each([
@@ -220,7 +224,11 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
         ['application/json', JSON.stringify({ pad: 'x'.repeat(4000) })],
         ['text/plain', 'x'.repeat(4000)],
       ] as const) {
-        const res = await rawCall(small, '/api/v1/app-settings', { key: shop.key, headers: { 'content-type': type }, body });
+        const res = await rawCall(small, '/api/v1/app-settings', {
+          key: shop.key,
+          headers: { 'content-type': type },
+          body,
+        });
         expect(res.status).toBe(200);
         expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
         expect(withoutRequestId(res.body)).toEqual(withoutRequestId(plain.body));

@@ -308,11 +308,15 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
 
       const isTarget = (row: any) => row.shop_id === shopId && row.variant_id === '2001';
       for (const table of ['inventory_levels', 'local_platform_levels']) {
-        expect(after[table]!.filter((r) => !isTarget(r)), table).toEqual(before[table]!.filter((r) => !isTarget(r)));
+        expect(
+          after[table]!.filter((r) => !isTarget(r)),
+          table,
+        ).toEqual(before[table]!.filter((r) => !isTarget(r)));
       }
       expect(await level(shopId, '2001')).toEqual({ total: '13.5', unit: 'kg' });
       expect(await platformLevel(shopId, '2001')).toBe('13');
-      expect(after.inventory_ledger!.slice(0, before.inventory_ledger!.length)).toEqual(before.inventory_ledger);
+      const known = new Set(before.inventory_ledger!.map((r: any) => r.id));
+      expect(after.inventory_ledger!.filter((r: any) => known.has(r.id))).toEqual(before.inventory_ledger);
       expect(after.inventory_ledger!.length).toBe(before.inventory_ledger!.length + 1);
       expect(await ledger(shopId, '2001')).toEqual([
         expect.objectContaining({ quantity_before: '0', quantity_after: '12.75', delta: '12.75' }),
@@ -340,9 +344,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         expect(after[table], table).toEqual(before[table]);
       }
       const variant = (rows: unknown[]) => rows.filter((r: any) => r.shop_id === shopId);
-      expect(variant(after.variants!)).toEqual(
-        variant(before.variants!).map((r: any) => ({ ...r, price: '25.50' })),
-      );
+      expect(variant(after.variants!)).toEqual(variant(before.variants!).map((r: any) => ({ ...r, price: '25.50' })));
     });
 
     it('when stock is re-imported up and down, then the ledger deltas always sum to the total', async () => {
@@ -509,10 +511,8 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         (d) => {
           d.shops[0].locations[0].id = '1'.repeat(21);
         },
-        // The stock and the order point at 70001, which no longer exists either.
-        [
-          { path: '/shops/0/locations/0/id', message: 'must be a numeric id string of 1 to 20 digits' },
-        ],
+        // Shape errors end validation, so the stock and order still naming 70001 are not reported yet.
+        [{ path: '/shops/0/locations/0/id', message: 'must be a numeric id string of 1 to 20 digits' }],
       ],
       [
         'a missing required field',
@@ -567,22 +567,25 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         (d) => {
           d.shops = [];
         },
-        [{ path: '/shops', message: 'must NOT have fewer than 1 items' }],
+        [{ path: '/shops', message: 'must not have fewer than 1 items' }],
       ],
     ];
 
-    it.each(cases)('when the file has %s, then the issues name the exact JSON paths and nothing is written', async (_, mutate, expected) => {
-      const doc = sample();
-      mutate(doc);
-      const domain = doc.shops[0]?.domain;
-      const before = await dump();
-      const result = await importFile(doc);
-      expect(result).toEqual({
-        ok: false,
-        issues: expected.map((issue) => ({ ...issue, message: issue.message.replace('DOMAIN', domain) })),
-      });
-      expect(await dump()).toEqual(before);
-    });
+    it.each(cases)(
+      'when the file has %s, then the issues name the exact JSON paths and nothing is written',
+      async (_, mutate, expected) => {
+        const doc = sample();
+        mutate(doc);
+        const domain = doc.shops[0]?.domain;
+        const before = await dump();
+        const result = await importFile(doc);
+        expect(result).toEqual({
+          ok: false,
+          issues: expected.map((issue) => ({ ...issue, message: issue.message.replace('DOMAIN', domain) })),
+        });
+        expect(await dump()).toEqual(before);
+      },
+    );
 
     it.each([
       ['null', null],

@@ -56,9 +56,10 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: n
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     // A path that matches a route only up to a trailing slash reaches here with an allowed
     // method too (`GET /products/1/`): that is an unknown URL, not a wrong method.
-    const error = allowed.length && !allowed.includes(request.method)
-      ? errors.methodNotAllowed(request.method, allowed)
-      : errors.routeNotFound(request.method, path);
+    const error =
+      allowed.length && !allowed.includes(request.method)
+        ? errors.methodNotAllowed(request.method, allowed)
+        : errors.routeNotFound(request.method, path);
     reply.status(error.status).headers(error.headers).send(failure(request, error));
   });
 }

@@ -1,0 +1,440 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
+import { validateImport } from '../../src/services/catalog-import/validate-import.js';
+import type { Db } from '../../src/store/db.js';
+import { openPostgres } from '../../src/store/pg-driver.js';
+import { openPglite } from '../../src/store/pglite-driver.js';
+import { createPostgresDatabase } from '../support/databases.js';
+import { call, shopFixture, startTestServer } from '../support/harness.js';
+
+// Every test here launches the real binary; a launch costs 1–4 s, a fresh PGlite data dir ~10 s.
+const SLOW = 90_000;
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const BIN = 'packages/server/bin/tare.js';
+const ISO = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+const KEY_LINE = /^apik_[a-z2-7]{16}_[0-9A-Za-z]{32,}\n$/;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a user's shell, minus anything that would point the CLI elsewhere. */
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TARE_DATA_DIR', 'PORT', 'HOST', 'REDIS_URL', 'TARE_BODY_LIMIT'])
+    delete env[name];
+  return { ...env, LOG_LEVEL: 'silent', ...extra };
+}
+
+function tare(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: baseEnv(env) }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Where a CLI run keeps its data, and how the test reads it between runs. */
+interface Store {
+  name: string;
+  env: Record<string, string>;
+  /** Opens the store in this process; on PGlite only while no CLI process holds it. */
+  open(): Promise<Db>;
+  dispose(): Promise<void>;
+}
+
+async function pgliteStore(): Promise<Store> {
+  const dir = await mkdtemp(join(tmpdir(), 'tare-cli-'));
+  return {
+    name: 'pglite',
+    env: { TARE_DATA_DIR: dir },
+    open: () => openPglite({ dataDir: dir }),
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+async function postgresStore(): Promise<Store> {
+  const dir = await mkdtemp(join(tmpdir(), 'tare-cli-'));
+  const database = await createPostgresDatabase();
+  return {
+    name: 'postgres',
+    env: { TARE_DATA_DIR: dir, DATABASE_URL: database.url },
+    open: () => openPostgres({ connectionString: database.url }),
+    async dispose() {
+      await database.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const stores: { name: string; make: () => Promise<Store> }[] = [{ name: 'pglite', make: pgliteStore }];
+if (process.env.TEST_DATABASE_URL) stores.push({ name: 'postgres', make: postgresStore });
+
+/** Every row of every table, in a stable order: equal dumps mean nothing was written. */
+async function dump(db: Db): Promise<Record<string, unknown[]>> {
+  const { rows: tables } = await db.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  const out: Record<string, unknown[]> = {};
+  for (const { table_name: table } of tables) {
+    out[table] = (await db.query(`SELECT * FROM ${table} t ORDER BY t::text`)).rows;
+  }
+  return out;
+}
+
+/** A one-shop import file with stock, as a user would write it. */
+function catalogFile(domain: string) {
+  return {
+    shops: [
+      shopFixture({
+        domain,
+        products: [
+          {
+            id: '1001',
+            title: 'Coffee beans',
+            measurementType: 'weight',
+            variants: [
+              {
+                id: '2001',
+                title: 'Arabica',
+                price: '24.00',
+                unitMeasurement: { unit: 'kg', value: 1 },
+                settings: {
+                  onlineStore: {
+                    displayStyle: 'number',
+                    rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
+                  },
+                },
+                inventory: [{ locationId: '70001', quantity: { value: 12.75, unit: 'kg' } }],
+              },
+            ],
+          },
+        ],
+      }),
+    ],
+  };
+}
+
+describe.each(stores)('tare CLI on $name', ({ make }) => {
+  let store: Store;
+  let work: string;
+
+  beforeAll(async () => {
+    store = await make();
+    work = await mkdtemp(join(tmpdir(), 'tare-cli-files-'));
+  });
+
+  afterAll(async () => {
+    await store?.dispose();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  async function withStore<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    const db = await store.open();
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  }
+
+  /** Status of GET /api/v1/products/1001 with `token`, from a server on the store. */
+  const productStatus = (token: string) =>
+    withStore(async (db) => {
+      const server = await startTestServer(db);
+      try {
+        return (await call(server, '/api/v1/products/1001', { key: token })).status;
+      } finally {
+        await server.close();
+      }
+    });
+
+  it(
+    'when a valid file is imported, then a per-shop summary is printed; importing it again prints unchanged and writes nothing',
+    async () => {
+      const domain = `cli-import-${Date.now()}.example`;
+      const file = join(work, 'catalog.json');
+      await writeFile(file, JSON.stringify(catalogFile(domain)));
+
+      const first = await tare(['import', file], store.env);
+      expect(first.code, first.stderr).toBe(0);
+      // shop, location, product, variant, stock level
+      expect(first.stdout).toBe(`${domain}: 5 change(s) written\n`);
+      const before = await withStore(dump);
+      expect(before.shops!.map((s: any) => s.domain)).toContain(domain);
+      expect(before.inventory_ledger).toHaveLength(1);
+
+      const again = await tare(['import', file], store.env);
+      expect(again).toEqual({ code: 0, stdout: `${domain}: unchanged\n`, stderr: '' });
+      expect(await withStore(dump)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'when the file is invalid, then it exits 1, names every JSON path on stderr and writes nothing',
+    async () => {
+      const doc: any = catalogFile(`cli-invalid-${Date.now()}.example`);
+      const variants = doc.shops[0].products[0].variants;
+      variants[0].unitMeasurement.unit = 'm';
+      variants.push({ ...structuredClone(variants[0]), unitMeasurement: { unit: 'kg', value: 1 } });
+      doc.shops[0].currency = 'XYZ';
+      const file = join(work, 'invalid.json');
+      await writeFile(file, JSON.stringify(doc));
+      const before = await withStore(dump);
+
+      const run = await tare(['import', file], store.env);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        [
+          `error: ${file} was not imported; nothing was written. Fix these entries:`,
+          "  /shops/0/currency: unknown ISO 4217 currency 'XYZ'",
+          "  /shops/0/products/0/variants/1/id: variant id '2001' appears twice",
+          "  /shops/0/products/0/variants/0/unitMeasurement/unit: unit 'm' is not a weight unit; use one of mg, g, kg, t, oz, lb, st",
+          '',
+        ].join('\n'),
+      );
+      expect(await withStore(dump)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'when the file is not JSON or does not exist, then it exits 1 with a message naming the file',
+    async () => {
+      const notJson = join(work, 'not-json.json');
+      await writeFile(notJson, '{ "shops": [ ');
+      const missing = join(work, 'missing.json');
+      // The missing file is refused before the store is opened, so both may run at once.
+      const [bad, absent] = await Promise.all([
+        tare(['import', notJson], store.env),
+        tare(['import', missing], store.env),
+      ]);
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toMatch(new RegExp(`^error: ${escapeRegExp(notJson)} is not valid JSON: .+\\n$`));
+      expect(absent).toEqual({ code: 1, stdout: '', stderr: `error: cannot read ${missing}: ENOENT\n` });
+    },
+    SLOW,
+  );
+
+  it(
+    'when keys are created, listed and revoked, then create prints only a working key and revoke stops it',
+    async () => {
+      const domain = `cli-keys-${Date.now()}.example`;
+      await withStore(async (db) => {
+        const checked = validateImport(catalogFile(domain));
+        if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+        await importCatalog({ db, gateway: createLocalGateway() }, checked.value);
+      });
+
+      const created = await tare(['keys', 'create', '--shop', domain, '--name', 'pos terminal'], store.env);
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout).toMatch(KEY_LINE);
+      const token = created.stdout.trim();
+      const keyId = token.slice(5, 21);
+      expect(await productStatus(token)).toBe(200);
+
+      const unknown = await tare(['keys', 'create', '--shop', 'no-such-shop.example'], store.env);
+      expect(unknown).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: "error: No shop 'no-such-shop.example'. Import it first (tare import FILE).\n",
+      });
+
+      const listed = await tare(['keys', 'list', '--shop', domain], store.env);
+      expect(listed.code, listed.stderr).toBe(0);
+      const [header, ...rows] = listed.stdout.trimEnd().split('\n');
+      expect(header).toBe('KEY ID\tSHOP\tNAME\tCREATED\tEXPIRES\tREVOKED\tLAST USED');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatch(
+        new RegExp(`^${keyId}\\t${escapeRegExp(domain)}\\tpos terminal\\t${ISO}\\t-\\t-\\t${ISO}$`),
+      );
+      expect(listed.stdout).not.toContain(token.slice(22)); // the secret is never shown again
+
+      const revoked = await tare(['keys', 'revoke', keyId], store.env);
+      expect(revoked).toEqual({ code: 0, stdout: `revoked ${keyId}\n`, stderr: '' });
+      expect(await productStatus(token)).toBe(401);
+    },
+    SLOW,
+  );
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** `tare serve` as a child process on an empty PGlite data dir, and CLI commands handed to it. */
+describe('tare serve with CLI hand-off on pglite', () => {
+  let dir: string;
+  let work: string;
+  let child: ChildProcess;
+  let stdout = '';
+  let url: string;
+  let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  const env = () => ({ TARE_DATA_DIR: dir });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tare-serve-'));
+    work = await mkdtemp(join(tmpdir(), 'tare-serve-files-'));
+    child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd: REPO_ROOT,
+      env: baseEnv({ TARE_DATA_DIR: dir, PORT: '0' }),
+    });
+    exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (chunk) => {
+        stdout += chunk;
+        const match = /Tare is listening on (http:\/\/\S+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      void exit.then(({ code }) => reject(new Error(`tare serve exited (${code}) before listening: ${stderr}`)));
+    });
+  }, SLOW);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exit;
+    }
+    if (dir) await rm(dir, { recursive: true, force: true });
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const get = async (path: string, init: { key: string }) => {
+    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${init.key}` } });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  const demoKey = () => {
+    const match = /^ {2}(apik_[a-z2-7]{16}_[0-9A-Za-z]{32,})$/m.exec(stdout);
+    if (!match) throw new Error(`no demo key in: ${stdout}`);
+    return match[1]!;
+  };
+
+  it('when serve starts on an empty data dir, then it leaves a private handle file for the CLI', async () => {
+    const handlePath = join(dir, 'server.json');
+    const handle = JSON.parse(await readFile(handlePath, 'utf8'));
+    expect(handle).toEqual({ pid: child.pid, url, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(statSync(handlePath).mode & 0o777).toBe(0o600);
+  });
+
+  it('when serve starts for the first time, then the printed curl works with the printed demo key', async () => {
+    const key = demoKey();
+    const curl = /curl -H "Authorization: Bearer (\S+)" "(\S+\/api\/v1\/app-settings\?locale=en)"/.exec(stdout);
+    expect(curl, stdout).not.toBeNull();
+    expect(curl![1]).toBe(key);
+    expect(curl![2]).toBe(`${url}/api/v1/app-settings?locale=en`);
+
+    const response = await fetch(curl![2]!, { headers: { Authorization: `Bearer ${curl![1]}` } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    expect(body.meta).toEqual({ locale: 'en' });
+    expect(body.data.settings.mergeMatchingLineItems).toBe(true);
+    const labels = body.data.settings.localizedLabels;
+    // The demo shop sells weight (kg, g), length (m), area (m2), volume (L) and time (h).
+    expect(Object.keys(labels).sort()).toEqual(
+      [
+        'unitPrice',
+        'unitPricePropertyName',
+        'unitPricePropertyValue',
+        'netMeasurementLabel',
+        'netMeasurementValue',
+        'netWeight',
+        'netLength',
+        'netArea',
+        'netVolume',
+        'netTime',
+        ...[
+          'weight_value_kg',
+          'weight_value_g',
+          'length_value_m',
+          'area_value_m2',
+          'volume_value_L',
+          'time_value_h',
+        ].map((k) => `unitPrice_${k}`),
+        ...[
+          'Weight_value_kg',
+          'Weight_value_g',
+          'Length_value_m',
+          'Area_value_m2',
+          'Volume_value_L',
+          'Time_value_h',
+        ].map((k) => `net${k}`),
+      ].sort(),
+    );
+    expect(labels.unitPrice).toBe('Unit price');
+    expect(labels.netWeight).toBe('Net weight');
+  });
+
+  it(
+    'when import runs while serve holds the data dir, then the server applies it and the next request sees it',
+    async () => {
+      const auth = { key: demoKey() };
+      const before = await get('/api/v1/products/1001', auth); // also fills the product cache
+      expect(before.status).toBe(200);
+      expect(before.body.data.product.variants[0].settings.onlineStore.rules.max).toBeNull();
+
+      const changed = structuredClone(DEMO_CATALOG) as any;
+      changed.shops[0].products[0].variants[0].settings.onlineStore.rules.max = 10;
+      const file = join(work, 'demo-change.json');
+      await writeFile(file, JSON.stringify(changed));
+      const run = await tare(['import', file], env());
+      expect(run).toEqual({ code: 0, stdout: `${DEMO_SHOP}: 1 change(s) written\n`, stderr: '' });
+
+      const after = await get('/api/v1/products/1001', auth);
+      expect(after.status).toBe(200);
+      expect(after.body.data.product.variants[0]).toEqual({
+        id: '2001',
+        unitMeasurement: { unit: 'kg', value: 1 },
+        settings: {
+          onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: 10 } },
+        },
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    'when keys create and revoke run while serving, then the key works at once and fails right after revoking',
+    async () => {
+      const created = await tare(['keys', 'create', '--shop', DEMO_SHOP], env());
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout).toMatch(KEY_LINE);
+      const token = created.stdout.trim();
+      expect((await get('/api/v1/app-settings', { key: token })).status).toBe(200);
+
+      const revoked = await tare(['keys', 'revoke', token.slice(5, 21)], env());
+      expect(revoked).toEqual({ code: 0, stdout: `revoked ${token.slice(5, 21)}\n`, stderr: '' });
+      expect((await get('/api/v1/app-settings', { key: token })).status).toBe(401);
+    },
+    SLOW,
+  );
+
+  it(
+    'when the server gets SIGTERM, then it exits 0 and removes its handle file',
+    async () => {
+      child.kill('SIGTERM');
+      expect(await exit).toEqual({ code: 0, signal: null });
+      expect(existsSync(join(dir, 'server.json'))).toBe(false);
+    },
+    SLOW,
+  );
+});
