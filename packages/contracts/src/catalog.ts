@@ -1,13 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { PlatformId } from './ids.js';
 
-export const MeasurementTypeSchema = Type.Union([
-  Type.Literal('weight'),
-  Type.Literal('length'),
-  Type.Literal('area'),
-  Type.Literal('volume'),
-  Type.Literal('time'),
-]);
+export const MeasurementTypeSchema = Type.Enum(['weight', 'length', 'area', 'volume', 'time']);
+export const DisplayStyleSchema = Type.Enum(['number', 'pills', 'dropdown']);
 
 const Rules = Type.Object({
   min: Type.Number(),
@@ -23,7 +18,7 @@ const Preset = Type.Object({
 });
 
 const OnlineStore = Type.Object({
-  displayStyle: Type.Union([Type.Literal('number'), Type.Literal('pills'), Type.Literal('dropdown')]),
+  displayStyle: DisplayStyleSchema,
   rules: Type.Optional(Rules),
   presets: Type.Optional(Type.Array(Preset)),
 });

@@ -15,6 +15,7 @@ interface SchemaError {
  */
 export function toIssues(schemaErrors: readonly SchemaError[]): ValidationIssue[] {
   const issues = new Map<string, ValidationIssue>();
+  const allowed = new Map<string, unknown[]>();
   for (const error of schemaErrors) {
     if (error.keyword === 'boolean') continue; // mirrored by the additionalProperties error
     if (error.keyword === 'additionalProperties') {
@@ -23,16 +24,30 @@ export function toIssues(schemaErrors: readonly SchemaError[]): ValidationIssue[
       issues.set(path, { path, message: `unknown field '${field}'` });
       continue;
     }
+    if (error.keyword === 'required') {
+      // Point at the missing field itself, as a client would look for it.
+      const field = String(error.params.missingProperty ?? (error.params.requiredProperties as string[])?.[0]);
+      const path = `${error.instancePath}/${escapePointer(field)}`;
+      issues.set(path, { path, message: 'is required' });
+      continue;
+    }
     const path = error.instancePath || '/';
+    if (error.keyword === 'const') {
+      // A union of literals fails once per literal: gather them into one "must be one of".
+      const values = allowed.get(path) ?? [];
+      values.push(error.params.allowedValue ?? error.params.const);
+      allowed.set(path, values);
+      issues.set(path, { path, message: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
+      continue;
+    }
     if (!issues.has(path)) issues.set(path, { path, message: describe(error) });
   }
   return [...issues.values()];
 }
 
 function describe(error: SchemaError): string {
-  if (error.keyword === 'required') {
-    const field = error.params.missingProperty ?? (error.params.requiredProperties as string[])?.[0];
-    return `required field '${String(field)}' is missing`;
+  if (error.keyword === 'enum') {
+    return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   }
   if (error.keyword === 'pattern' && error.params.pattern === '^[0-9]{1,20}$') {
     return 'must be a numeric id string of 1 to 20 digits';

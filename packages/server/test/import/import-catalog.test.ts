@@ -519,7 +519,19 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         (d) => {
           delete d.shops[0].products[0].variants[0].price;
         },
-        [{ path: at, message: "required field 'price' is missing" }],
+        [{ path: `${at}/price`, message: 'is required' }],
+      ],
+      [
+        'an unknown measurement type',
+        (d) => {
+          d.shops[0].products[0].measurementType = 'mass';
+        },
+        [
+          {
+            path: '/shops/0/products/0/measurementType',
+            message: 'must be one of "weight", "length", "area", "volume", "time"',
+          },
+        ],
       ],
       [
         'a money amount written as a number',

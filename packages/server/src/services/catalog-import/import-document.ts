@@ -1,4 +1,4 @@
-import { MeasurementTypeSchema, PLATFORM_ID_PATTERN } from '@tare/contracts';
+import { DisplayStyleSchema, MeasurementTypeSchema, PLATFORM_ID_PATTERN } from '@tare/contracts';
 import { type Static, Type } from 'typebox';
 
 /** The catalog import file (PRODUCT.md §11). Every object is closed: a typo is an error. */
@@ -20,7 +20,7 @@ const Variant = Type.Object(
       {
         onlineStore: Type.Object(
           {
-            displayStyle: Type.Union([Type.Literal('number'), Type.Literal('pills'), Type.Literal('dropdown')]),
+            displayStyle: DisplayStyleSchema,
             rules: Type.Optional(
               Type.Object(
                 {
@@ -86,7 +86,7 @@ const LineItem = Type.Object(
 const Order = Type.Object(
   {
     id: Id,
-    status: Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')]),
+    status: Type.Enum(['open', 'closed', 'cancelled']),
     locationId: Id,
     lineItems: Type.Array(LineItem),
   },
