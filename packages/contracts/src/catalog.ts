@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { SuccessEnvelope } from './envelope.js';
 import { PlatformId } from './ids.js';
 
 export const MeasurementTypeSchema = Type.Enum(['weight', 'length', 'area', 'volume', 'time']);
@@ -37,10 +38,10 @@ export const ProductSchema = Type.Object({
 });
 export type Product = Static<typeof ProductSchema>;
 
-export const VariantWithProductSchema = Type.Intersect([
-  VariantSchema,
-  Type.Object({ product: Type.Object({ id: Type.String(), measurementType: MeasurementTypeSchema }) }),
-]);
+export const VariantWithProductSchema = Type.Object({
+  ...VariantSchema.properties,
+  product: Type.Object({ id: Type.String(), measurementType: MeasurementTypeSchema }),
+});
 
 export const PaginationMetaSchema = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()]),
@@ -66,3 +67,6 @@ export const ProductQuery = Type.Object(
   },
 );
 export type ProductQuery = Static<typeof ProductQuery>;
+
+export const ProductResponse = SuccessEnvelope(Type.Object({ product: ProductSchema }), PaginationMetaSchema);
+export const VariantResponse = SuccessEnvelope(Type.Object({ variant: VariantWithProductSchema }), Type.Object({}));

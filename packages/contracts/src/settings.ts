@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { SuccessEnvelope } from './envelope.js';
 
 export const AppSettingsSchema = Type.Object({
   localizedLabels: Type.Record(Type.String(), Type.String()),
@@ -12,3 +13,5 @@ export const AppSettingsQuery = Type.Object({
 });
 
 export const AppSettingsMeta = Type.Object({ locale: Type.String() });
+
+export const AppSettingsResponse = SuccessEnvelope(Type.Object({ settings: AppSettingsSchema }), AppSettingsMeta);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { composeServices, type Services } from './compose.js';
 import type { Config } from './config.js';
@@ -34,8 +33,13 @@ export async function startServer(options: {
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
+  // ioredis is loaded only when configured.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 250 })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        commandTimeout: 250,
+      })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error'));
   const rateLimitStore: RateLimitStore = redis ? { kind: 'redis', client: redis } : { kind: 'memory' };

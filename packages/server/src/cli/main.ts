@@ -3,7 +3,6 @@ import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { UsageError } from './command.js';
 import { runStoreCommand } from './run-command.js';
-import { serve } from './serve.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
 const HELP = `tare — exact fractional inventory for whole-unit e-commerce platforms
@@ -30,6 +29,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig(process.env);
     if (name === 'serve') {
+      // Loaded on demand: other commands need no HTTP stack, and start faster without it.
+      const { serve } = await import('./serve.js');
       await serve(config);
       return -1; // keeps running until a signal
     }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.js';
 import { AppError, errors } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -67,25 +68,38 @@ export async function revokeKey(db: Db, keyId: string): Promise<void> {
  */
 export function createAuthenticator(deps: { db: Db; cacheTtlMs: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
-  const cache = new Map<string, { record: ApiKeyRecord | undefined; until: number }>();
+  // A cached record remembers the secret that last matched its hash, so a warm request compares
+  // in constant time without hashing again (SHA-256 was the largest cost of a cached request).
+  const cache = new Map<string, { record: ApiKeyRecord; until: number; verified?: Buffer }>();
 
-  async function lookup(keyId: string): Promise<ApiKeyRecord | undefined> {
+  async function lookup(keyId: string) {
     const hit = cache.get(keyId);
-    if (hit && hit.until > now()) return hit.record;
+    if (hit && hit.until > now()) return hit;
     const record = await findApiKey(deps.db, keyId);
-    if (deps.cacheTtlMs > 0 && record) {
+    if (!record) return undefined;
+    const entry = { record, until: now() + deps.cacheTtlMs };
+    if (deps.cacheTtlMs > 0) {
       if (cache.size > 10_000) cache.clear();
-      cache.set(keyId, { record, until: now() + deps.cacheTtlMs });
+      cache.set(keyId, entry);
     }
-    return record;
+    return entry;
+  }
+
+  function secretIsValid(entry: { record: ApiKeyRecord; verified?: Buffer }, secret: string): boolean {
+    const presented = Buffer.from(secret, 'utf8');
+    if (entry.verified?.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
+    if (!secretMatches(secret, entry.record.secretSha256)) return false;
+    entry.verified = presented;
+    return true;
   }
 
   return {
     async authenticate(presented: string | undefined): Promise<Principal> {
       const parsed = presented === undefined ? undefined : parseKey(presented);
       if (!parsed) throw errors.unauthorized();
-      const record = await lookup(parsed.keyId);
-      if (!record || !secretMatches(parsed.secret, record.secretSha256)) throw errors.unauthorized();
+      const entry = await lookup(parsed.keyId);
+      if (!entry || !secretIsValid(entry, parsed.secret)) throw errors.unauthorized();
+      const { record } = entry;
       if (record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now())) {
         throw errors.unauthorized();
       }

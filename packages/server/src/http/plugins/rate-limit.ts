@@ -157,9 +157,9 @@ export async function registerRateLimit(
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const limit = reply.getHeader('ratelimit-limit');
-    if (limit === undefined) return payload;
+    if (limit === undefined) return done(null, payload);
     const remaining = reply.getHeader('ratelimit-remaining');
     const reset = reply.getHeader('ratelimit-reset');
     reply.removeHeader('ratelimit-limit').removeHeader('ratelimit-remaining').removeHeader('ratelimit-reset');
@@ -167,10 +167,10 @@ export async function registerRateLimit(
       const key = request.principal?.keyId ?? '';
       request.log.warn({ err: failures.get(key) }, 'rate limit store failed; request allowed (fail open)');
       failures.delete(key);
-      return payload;
+      return done(null, payload);
     }
     reply.header('ratelimit-policy', `${limit};w=${WINDOW_MS / 1000}`);
     reply.header('ratelimit', `limit=${limit}, remaining=${remaining}, reset=${reset}`);
-    return payload;
+    done(null, payload);
   });
 }

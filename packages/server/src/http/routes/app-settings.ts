@@ -1,4 +1,4 @@
-import { AppSettingsQuery } from '@tare/contracts';
+import { AppSettingsQuery, AppSettingsResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppSettingsService } from '../../services/app-settings.js';
@@ -9,7 +9,7 @@ export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
   return async (app: FastifyInstance) => {
     app.get<{ Querystring: Static<typeof AppSettingsQuery> }>(
       '/app-settings',
-      { schema: { querystring: AppSettingsQuery }, config: { keyFromForm: true } },
+      { schema: { querystring: AppSettingsQuery, response: { 200: AppSettingsResponse } }, config: { keyFromForm: true } },
       async (request, reply) => {
         const result = await deps.appSettings.get(request.principal.shopId, request.query.locale);
         reply.header('cache-control', 'private, max-age=300').header('etag', result.etag).header('vary', 'Authorization');

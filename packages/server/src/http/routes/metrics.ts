@@ -16,12 +16,13 @@ export function registerMetrics(app: FastifyInstance) {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-      duration.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      );
-    });
+  app.addHook('onResponse', (request, reply, done) => {
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
   app.get('/metrics', { config: { public: true } }, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();

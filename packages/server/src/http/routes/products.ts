@@ -1,4 +1,4 @@
-import { ProductParams, ProductQuery } from '@tare/contracts';
+import { ProductParams, ProductQuery, ProductResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
@@ -9,7 +9,7 @@ export function productRoute(deps: { catalog: CatalogService }) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: Static<typeof ProductParams>; Querystring: ProductQuery }>(
       '/products/:productId',
-      { schema: { params: ProductParams, querystring: ProductQuery } },
+      { schema: { params: ProductParams, querystring: ProductQuery, response: { 200: ProductResponse } } },
       async (request) => {
         const page = await deps.catalog.getProduct(request.principal.shopId, request.params.productId, request.query);
         return success(request, { product: page.product }, page.meta);

@@ -1,4 +1,4 @@
-import { VariantParams } from '@tare/contracts';
+import { VariantParams, VariantResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
@@ -9,7 +9,7 @@ export function variantRoute(deps: { catalog: CatalogService }) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: Static<typeof VariantParams> }>(
       '/products/:productId/variants/:variantId',
-      { schema: { params: VariantParams } },
+      { schema: { params: VariantParams, response: { 200: VariantResponse } } },
       async (request) => {
         const { productId, variantId } = request.params;
         return success(request, await deps.catalog.getVariant(request.principal.shopId, productId, variantId));
