@@ -47,14 +47,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerErrorHandling(app, { bodyLimit: deps.bodyLimit });
-  await registerBodyParsers(app);
-  registerAuthentication(app, deps);
-  await registerRateLimit(app, { store: deps.rateLimitStore, shops: deps.shops });
+  registerBodyParsers(app);
 
   await app.register(healthRoutes(deps));
   registerMetrics(app);
   await app.register(
     async (api) => {
+      registerAuthentication(api, deps);
+      await registerRateLimit(api, { store: deps.rateLimitStore, shops: deps.shops });
       await api.register(appSettingsRoute(deps));
       await api.register(productRoute(deps));
       await api.register(variantRoute(deps));

@@ -10,7 +10,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** App settings only: the key may come from the form field `key` when no header is sent. */
     keyFromForm?: boolean;
-    public?: boolean;
   }
 }
 
@@ -24,8 +23,7 @@ async function presentedKey(request: FastifyRequest): Promise<string | undefined
     return match?.[1] ?? '';
   }
   if (request.routeOptions.config.keyFromForm) {
-    const body = request.body as Record<string, unknown> | undefined;
-    const key = body && typeof body === 'object' ? body.key : await formKeyOfBodylessRequest(request);
+    const key = await formKeyOfBodylessRequest(request);
     return typeof key === 'string' ? key : undefined;
   }
   return undefined;
@@ -63,14 +61,16 @@ async function formKeyOfBodylessRequest(request: FastifyRequest): Promise<unknow
   }
 }
 
-/** Every /api/v1 route needs a key of its shop; `request.principal` carries it to the handler. */
+/**
+ * Registered in the /api/v1 scope: every route there needs a key of its shop, and
+ * `request.principal` carries it to the handler. Health and metrics live outside that scope.
+ */
 export function registerAuthentication(
   app: FastifyInstance,
   deps: { authenticator: Authenticator; keyUsage: KeyUsageRecorder },
 ) {
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.public || !request.routeOptions.url) return;
     request.principal = await deps.authenticator.authenticate(await presentedKey(request));
     deps.keyUsage.record(request.principal.keyId);
   });

@@ -122,12 +122,12 @@ function storeClass(take: Take, failures: Map<string, unknown>): FastifyRateLimi
 }
 
 function isExempt(request: FastifyRequest) {
-  return Boolean(request.routeOptions.config.public || !request.routeOptions.url || !request.principal);
+  return !request.principal;
 }
 
 /**
- * Per-API-key token bucket on every authenticated route (public and unknown routes are exempt).
- * The hook runs at route-level preValidation, i.e. after the app-level authentication hook.
+ * Per-API-key token bucket on the routes of the scope it is registered in (/api/v1). Its hook
+ * runs at route-level preValidation, i.e. after the scope's authentication hook.
  */
 export async function registerRateLimit(
   app: FastifyInstance,

@@ -23,7 +23,7 @@ export function registerMetrics(app: FastifyInstance) {
     );
     done();
   });
-  app.get('/metrics', { config: { public: true } }, async (_request, reply) => {
+  app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
