@@ -20,6 +20,11 @@ export function createShopCache<V>(deps: { ttlMs: number; maxEntriesPerShop?: nu
       shops.set(shopId, target);
       return value;
     },
+    /** The cached value if fresh, without loading: lets hot paths skip a promise. */
+    peek(shopId: string, key: string): V | undefined {
+      const hit = shops.get(shopId)?.get(key);
+      return hit && hit.until > now() ? hit.value : undefined;
+    },
     invalidate(shopId?: string) {
       if (shopId === undefined) shops.clear();
       else shops.delete(shopId);

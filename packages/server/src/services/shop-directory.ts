@@ -15,6 +15,7 @@ export function createShopDirectory(deps: { db: Db; cacheTtlMs: number }) {
         return shop;
       });
     },
+    peek: (shopId: string): Shop | undefined => cache.peek(shopId, 'shop'),
     invalidate: cache.invalidate,
   };
 }

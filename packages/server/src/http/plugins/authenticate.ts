@@ -16,12 +16,15 @@ declare module 'fastify' {
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 const FORM_BODY_LIMIT = 64 * 1024;
 
+const BEARER = /^Bearer[ \t]+(\S+)\s*$/i;
+
+function bearerToken(header: string): string {
+  return BEARER.exec(header)?.[1] ?? '';
+}
+
 async function presentedKey(request: FastifyRequest): Promise<string | undefined> {
   const header = request.headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
-    return match?.[1] ?? '';
-  }
+  if (header !== undefined) return bearerToken(header);
   if (request.routeOptions.config.keyFromForm) {
     const key = await formKeyOfBodylessRequest(request);
     return typeof key === 'string' ? key : undefined;
@@ -70,8 +73,22 @@ export function registerAuthentication(
   deps: { authenticator: Authenticator; keyUsage: KeyUsageRecorder },
 ) {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('preValidation', async (request) => {
-    request.principal = await deps.authenticator.authenticate(await presentedKey(request));
-    deps.keyUsage.record(request.principal.keyId);
+  // Callback style so that a warm key (the common case) costs no promise at all.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const accept = (principal: Principal) => {
+      request.principal = principal;
+      deps.keyUsage.record(principal.keyId);
+      done();
+    };
+    try {
+      const header = request.headers.authorization;
+      const cached = header === undefined ? undefined : deps.authenticator.authenticateCached(bearerToken(header));
+      if (cached) return accept(cached);
+    } catch (error) {
+      return done(error as Error);
+    }
+    presentedKey(request)
+      .then((key) => deps.authenticator.authenticate(key))
+      .then(accept, done);
   });
 }

@@ -18,6 +18,7 @@ const shops = {
     mergeMatchingLineItems: null,
     rateLimit: { enabled: id !== 'shop-off', requestsPerMinute: 5 },
   }),
+  peek: () => undefined,
 } as unknown as ShopDirectory;
 
 /** A controllable clock shared by the store under test. */

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { errors } from '../../errors.js';
 import type { ShopDirectory } from '../../services/shop-directory.js';
+import type { Shop } from '../../store/repositories/shops.js';
 
 /** Where token buckets live: this process only, or Redis so that all instances share one budget. */
 export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: Redis };
@@ -135,17 +136,23 @@ export async function registerRateLimit(
 ): Promise<void> {
   const take = deps.store.kind === 'redis' ? redisTake(deps.store.client, deps.now) : memoryTake(deps.now ?? Date.now);
   const failures = new Map<string, unknown>();
-  const shopOf = (request: FastifyRequest) => deps.shops.get(request.principal.shopId);
+  // Shops are almost always cached: answer synchronously then, the plugin awaits either way.
+  const withShop = <T>(request: FastifyRequest, read: (shop: Shop) => T): T | Promise<T> => {
+    const shop = deps.shops.peek(request.principal.shopId);
+    return shop ? read(shop) : deps.shops.get(request.principal.shopId).then(read);
+  };
+  const perMinute = (shop: Shop) => {
+    const value = shop.rateLimit.requestsPerMinute;
+    return Number.isInteger(value) && value > 0 ? value : DEFAULT_PER_MINUTE;
+  };
 
   await app.register(rateLimit, {
     hook: 'preValidation',
     timeWindow: WINDOW_MS,
     keyGenerator: (request) => (isExempt(request) ? '' : request.principal.keyId),
-    allowList: async (request) => isExempt(request) || !(await shopOf(request)).rateLimit.enabled,
-    max: async (request) => {
-      const perMinute = (await shopOf(request)).rateLimit.requestsPerMinute;
-      return Number.isInteger(perMinute) && perMinute > 0 ? perMinute : DEFAULT_PER_MINUTE;
-    },
+    allowList: (request) => isExempt(request) || withShop(request, (shop) => !shop.rateLimit.enabled),
+    // The plugin awaits `max` whatever its declared type says.
+    max: ((request: FastifyRequest) => withShop(request, perMinute)) as (request: FastifyRequest) => number,
     store: storeClass(take, failures),
     // Fail open: when Redis is unreachable the plugin lets the request through (and we warn
     // below) — a limiter outage must not take the whole API down with a 500.
