@@ -63,14 +63,20 @@ const BUILT_IN = new Map<string, Readonly<Record<string, string>>>(
  */
 export function normalizeLocale(raw: string | undefined): string | undefined {
   if (typeof raw !== 'string' || raw.length > 35) return undefined;
+  // Intl.getCanonicalLocales costs microseconds and app settings ask on every request.
+  if (CANONICAL.has(raw)) return CANONICAL.get(raw);
   const tag = raw.trim().replaceAll('_', '-');
-  if (tag === '') return undefined;
+  let canonical: string | undefined;
   try {
-    return Intl.getCanonicalLocales(tag)[0];
+    canonical = tag === '' ? undefined : Intl.getCanonicalLocales(tag)[0];
   } catch {
-    return undefined;
+    canonical = undefined;
   }
+  if (CANONICAL.size >= 1000) CANONICAL.clear();
+  CANONICAL.set(raw, canonical);
+  return canonical;
 }
+const CANONICAL = new Map<string, string | undefined>();
 
 function withParents(tag: string): string[] {
   // baseName drops -u-/-t- extensions, which would otherwise truncate into meaningless tags.

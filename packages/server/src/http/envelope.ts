@@ -19,3 +19,13 @@ export function failure(request: FastifyRequest, error: AppError) {
     requestId: request.id,
   };
 }
+
+/**
+ * The success envelope around `data` and `meta` that are already JSON text (cached answers):
+ * byte-for-byte what `success()` would serialize, without serializing them again.
+ */
+export function successJson(request: FastifyRequest, json: { data: string; meta: string }): string {
+  return `{"success":true,"data":${json.data},"error":null,"meta":${json.meta},"requestId":${JSON.stringify(request.id)}}`;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -3,12 +3,16 @@ import { normalizeLocale, resolveLabels } from '../domain/labels.js';
 import type { Db } from '../store/db.js';
 import { listEnabledUnits } from '../store/repositories/catalog.js';
 import { listLabelOverrides } from '../store/repositories/labels.js';
+import { type Answer, answer } from './answer.js';
 import { createShopCache } from './shop-cache.js';
 import type { ShopDirectory } from './shop-directory.js';
 
-export interface AppSettingsResult {
-  settings: { localizedLabels: Record<string, string>; mergeMatchingLineItems?: boolean };
-  locale: string;
+export interface AppSettings {
+  localizedLabels: Record<string, string>;
+  mergeMatchingLineItems?: boolean;
+}
+
+export interface AppSettingsResult extends Answer<{ settings: AppSettings }, { locale: string }> {
   /** Strong validator of the representation, for ETag / If-None-Match. */
   etag: string;
 }
@@ -32,12 +36,11 @@ export function createAppSettingsService(deps: { db: Db; shops: ShopDirectory; c
       enabled,
       overrides,
     });
-    const settings: AppSettingsResult['settings'] = { localizedLabels: resolved.labels };
+    const settings: AppSettings = { localizedLabels: resolved.labels };
     if (shop.mergeMatchingLineItems !== null) settings.mergeMatchingLineItems = shop.mergeMatchingLineItems;
-    const digest = createHash('sha256')
-      .update(JSON.stringify([settings, resolved.locale]))
-      .digest('base64url');
-    return { settings, locale: resolved.locale, etag: `"${digest.slice(0, 27)}"` };
+    const result = answer({ settings }, { locale: resolved.locale });
+    const digest = createHash('sha256').update(result.json.data).update(result.json.meta).digest('base64url');
+    return { ...result, etag: `"${digest.slice(0, 27)}"` };
   }
 
   return {

@@ -1,6 +1,7 @@
 import type { PaginationMeta, Product, Variant } from '@tare/contracts';
 import type { CursorCodec } from '../domain/cursor.js';
 import { errors } from '../errors.js';
+import { type Answer, answer } from './answer.js';
 import type { Db } from '../store/db.js';
 import {
   findProduct,
@@ -12,10 +13,8 @@ import {
 } from '../store/repositories/catalog.js';
 import { createShopCache } from './shop-cache.js';
 
-export interface ProductPage {
-  product: Product;
-  meta: PaginationMeta;
-}
+export type ProductPage = Answer<{ product: Product }, PaginationMeta>;
+export type VariantAnswer = Answer<{ variant: Variant & { product: { id: string; measurementType: string } } }, object>;
 
 /** The API shape of a variant: rules for `number`, presets for `pills` and `dropdown`. */
 export function toApiVariant(record: VariantRecord): Variant {
@@ -47,7 +46,7 @@ const invalidCursor = (message: string) =>
  * dropped as soon as the shop's catalog changes.
  */
 export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cacheTtlMs: number }) {
-  const cache = createShopCache<unknown>({ ttlMs: deps.cacheTtlMs });
+  const cache = createShopCache<ProductPage | VariantAnswer>({ ttlMs: deps.cacheTtlMs });
 
   async function loadProductPage(shopId: string, productId: string, limit: number, cursor?: string) {
     const from = cursor === undefined ? undefined : deps.cursors.decode(cursor);
@@ -74,10 +73,10 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
       prevCursor: hasPrev && first ? cursorAt(first, 'prev') : null,
       hasMore: hasNext,
     };
-    return {
-      product: { id: product.id, measurementType: product.measurementType, variants: page.map(toApiVariant) },
+    return answer(
+      { product: { id: product.id, measurementType: product.measurementType, variants: page.map(toApiVariant) } },
       meta,
-    } as ProductPage;
+    );
   }
 
   return {
@@ -93,10 +92,11 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
         if (!product) throw errors.notFound('product', productId);
         const variant = await findVariant(deps.db, shopId, productId, variantId);
         if (!variant) throw errors.notFound('variant', variantId, { productId });
-        return {
-          variant: { ...toApiVariant(variant), product: { id: product.id, measurementType: product.measurementType } },
-        };
-      }) as Promise<{ variant: Variant & { product: { id: string; measurementType: string } } }>;
+        return answer(
+          { variant: { ...toApiVariant(variant), product: { id: product.id, measurementType: product.measurementType } } },
+          {},
+        );
+      }) as Promise<VariantAnswer>;
     },
     invalidate: cache.invalidate,
   };

@@ -2,7 +2,7 @@ import { AppSettingsQuery, AppSettingsResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppSettingsService } from '../../services/app-settings.js';
-import { success } from '../envelope.js';
+import { JSON_TYPE, successJson } from '../envelope.js';
 
 /** GET /api/v1/app-settings: labels for a locale, cacheable by the client for 5 minutes. */
 export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
@@ -14,7 +14,7 @@ export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
         const result = await deps.appSettings.get(request.principal.shopId, request.query.locale);
         reply.header('cache-control', 'private, max-age=300').header('etag', result.etag).header('vary', 'Authorization');
         if (matches(request.headers['if-none-match'], result.etag)) return reply.status(304).send();
-        return success(request, { settings: result.settings }, { locale: result.locale });
+        return reply.type(JSON_TYPE).send(successJson(request, result.json));
       },
     );
   };

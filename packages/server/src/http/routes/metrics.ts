@@ -16,11 +16,18 @@ export function registerMetrics(app: FastifyInstance) {
     registers: [registry],
   });
 
+  // One labelled child per (method, route, status), looked up by a flat string key: labelling
+  // an observation from an object on every request costs more than the observation itself.
+  const children = new Map<string, ReturnType<typeof duration.labels>>();
   app.addHook('onResponse', (request, reply, done) => {
-    duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    const route = request.routeOptions.url ?? 'unknown';
+    const key = `${request.method} ${route} ${reply.statusCode}`;
+    let child = children.get(key);
+    if (!child) {
+      child = duration.labels({ method: request.method, route, status: String(reply.statusCode) });
+      children.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', async (_request, reply) => {

@@ -2,7 +2,7 @@ import { ProductParams, ProductQuery, ProductResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
-import { success } from '../envelope.js';
+import { JSON_TYPE, successJson } from '../envelope.js';
 
 /** GET /api/v1/products/{productId}: the product with one page of its variants. */
 export function productRoute(deps: { catalog: CatalogService }) {
@@ -10,9 +10,9 @@ export function productRoute(deps: { catalog: CatalogService }) {
     app.get<{ Params: Static<typeof ProductParams>; Querystring: ProductQuery }>(
       '/products/:productId',
       { schema: { params: ProductParams, querystring: ProductQuery, response: { 200: ProductResponse } } },
-      async (request) => {
+      async (request, reply) => {
         const page = await deps.catalog.getProduct(request.principal.shopId, request.params.productId, request.query);
-        return success(request, { product: page.product }, page.meta);
+        return reply.type(JSON_TYPE).send(successJson(request, page.json));
       },
     );
   };

@@ -2,7 +2,7 @@ import { VariantParams, VariantResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
-import { success } from '../envelope.js';
+import { JSON_TYPE, successJson } from '../envelope.js';
 
 /** GET /api/v1/products/{productId}/variants/{variantId}: one variant and its parent product. */
 export function variantRoute(deps: { catalog: CatalogService }) {
@@ -10,9 +10,10 @@ export function variantRoute(deps: { catalog: CatalogService }) {
     app.get<{ Params: Static<typeof VariantParams> }>(
       '/products/:productId/variants/:variantId',
       { schema: { params: VariantParams, response: { 200: VariantResponse } } },
-      async (request) => {
+      async (request, reply) => {
         const { productId, variantId } = request.params;
-        return success(request, await deps.catalog.getVariant(request.principal.shopId, productId, variantId));
+        const found = await deps.catalog.getVariant(request.principal.shopId, productId, variantId);
+        return reply.type(JSON_TYPE).send(successJson(request, found.json));
       },
     );
   };
