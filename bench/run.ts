@@ -78,6 +78,8 @@ const combine = (runs: Load[]): Load => ({
 
 async function main(): Promise<void> {
   log(`preparing a data dir in ${tmp} (tare import + tare keys create)`);
+  // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited sources.
+  execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
   const key = await prepare();
   const auth = { authorization: `Bearer ${key}` };
 

@@ -1,26 +1,41 @@
 /**
  * A small per-shop cache with a time limit. Everything Tare caches belongs to one shop, so an
  * import or admin change drops the whole shop at once (see change-channels.ts).
+ *
+ * It keeps the loading promise itself: concurrent misses share one load (no stampede on the
+ * store after an invalidation), and a hit hands back an already settled promise. A failed load
+ * is forgotten at once, so errors (a 404) are never cached.
  */
 export function createShopCache<V>(deps: { ttlMs: number; maxEntriesPerShop?: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const max = deps.maxEntriesPerShop ?? 5_000;
-  const shops = new Map<string, Map<string, { value: V; until: number }>>();
+  const shops = new Map<string, Map<string, { promise: Promise<V>; value?: V; until: number }>>();
 
   return {
-    async get(shopId: string, key: string, load: () => Promise<V>): Promise<V> {
+    get(shopId: string, key: string, load: () => Promise<V>): Promise<V> {
       if (deps.ttlMs <= 0) return load();
-      const entries = shops.get(shopId);
+      let entries = shops.get(shopId);
       const hit = entries?.get(key);
-      if (hit && hit.until > now()) return hit.value;
-      const value = await load();
-      const target = entries ?? new Map();
-      if (target.size >= max) target.clear();
-      target.set(key, { value, until: now() + deps.ttlMs });
-      shops.set(shopId, target);
-      return value;
+      if (hit && hit.until > now()) return hit.promise;
+      if (!entries) shops.set(shopId, (entries = new Map()));
+      if (entries.size >= max) entries.clear();
+      const entry: { promise: Promise<V>; value?: V; until: number } = {
+        promise: load(),
+        until: now() + deps.ttlMs,
+      };
+      const owner = entries;
+      entries.set(key, entry);
+      entry.promise.then(
+        (value) => {
+          entry.value = value;
+        },
+        () => {
+          if (owner.get(key) === entry) owner.delete(key);
+        },
+      );
+      return entry.promise;
     },
-    /** The cached value if fresh, without loading: lets hot paths skip a promise. */
+    /** The cached value if loaded and fresh, without waiting: lets hot paths skip a promise. */
     peek(shopId: string, key: string): V | undefined {
       const hit = shops.get(shopId)?.get(key);
       return hit && hit.until > now() ? hit.value : undefined;
