@@ -56,16 +56,14 @@ export const VariantParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProductQuery = Type.Object(
-  {
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Variants per page (1–100).' }),
-    ),
-    cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 512, description: 'A `meta.nextCursor` or `meta.prevCursor`.' }),
-    ),
-  },
-);
+export const ProductQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Variants per page (1–100).' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 512, description: 'A `meta.nextCursor` or `meta.prevCursor`.' }),
+  ),
+});
 export type ProductQuery = Static<typeof ProductQuery>;
 
 export const ProductResponse = SuccessEnvelope(Type.Object({ product: ProductSchema }), PaginationMetaSchema);

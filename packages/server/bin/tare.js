@@ -18,7 +18,9 @@ function newestSource(dir) {
 function bundleIsFresh() {
   try {
     const built = statSync(bundle).mtimeMs;
-    return built >= newestSource(new URL('../src/', here)) && built >= newestSource(new URL('../../contracts/src/', here));
+    return (
+      built >= newestSource(new URL('../src/', here)) && built >= newestSource(new URL('../../contracts/src/', here))
+    );
   } catch {
     return false;
   }

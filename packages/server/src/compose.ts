@@ -28,7 +28,11 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const authenticator = createAuthenticator({ db, cacheTtlMs: db.driver === 'pglite' ? 60_000 : 0 });
   const keyUsage = createKeyUsageRecorder({ db, log: logger });
   const shops = createShopDirectory({ db, cacheTtlMs: 60_000 });
-  const catalog = createCatalogService({ db, cursors: createCursorCodec(await serverSecret(db, 'cursor')), cacheTtlMs });
+  const catalog = createCatalogService({
+    db,
+    cursors: createCursorCodec(await serverSecret(db, 'cursor')),
+    cacheTtlMs,
+  });
   const appSettings = createAppSettingsService({ db, shops, cacheTtlMs });
 
   const catalogChanged = (shopId?: string) => {

@@ -30,9 +30,14 @@ export const errors = {
   routeNotFound: (method: string, url: string) =>
     new AppError('not_found', `No route ${method} ${url}.`, { method, path: url }),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new AppError('method_not_allowed', `Method ${method} is not allowed here.`, { allowed }, {
-      allow: allowed.join(', '),
-    }),
+    new AppError(
+      'method_not_allowed',
+      `Method ${method} is not allowed here.`,
+      { allowed },
+      {
+        allow: allowed.join(', '),
+      },
+    ),
   payloadTooLarge: (limitBytes: number) =>
     new AppError('payload_too_large', `The request body exceeds ${limitBytes} bytes.`, { limitBytes }),
   unsupportedMediaType: (contentType: string | undefined) =>
@@ -40,9 +45,14 @@ export const errors = {
       contentType: contentType ?? null,
     }),
   rateLimited: (retryAfterSeconds: number) =>
-    new AppError('rate_limited', 'Too many requests; retry later.', { retryAfterSeconds }, {
-      'retry-after': String(retryAfterSeconds),
-    }),
+    new AppError(
+      'rate_limited',
+      'Too many requests; retry later.',
+      { retryAfterSeconds },
+      {
+        'retry-after': String(retryAfterSeconds),
+      },
+    ),
   unavailable: (message = 'The service is not ready.') => new AppError('service_unavailable', message),
   internal: () => new AppError('internal_error', 'An unexpected error occurred. Quote the requestId to support.'),
 };

@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
 import type { PlatformGateway } from '../platform/gateway.js';
+import type { Db } from '../store/db.js';
 
 /** Where a command writes; captured when a running server executes it for the CLI. */
 export interface CommandIo {

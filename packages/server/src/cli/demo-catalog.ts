@@ -28,7 +28,10 @@ export const DEMO_CATALOG: ImportDocument = {
               price: '24.00',
               unitMeasurement: { unit: 'kg', value: 1 },
               settings: {
-                onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null } },
+                onlineStore: {
+                  displayStyle: 'number',
+                  rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
+                },
               },
               inventory: [{ locationId: '70001', quantity: { value: 12.75, unit: 'kg' } }],
             },

@@ -11,11 +11,19 @@ const USAGE = `usage:
 export const keysCommand: StoreCommand = async (ctx, args) => {
   const [action, ...rest] = args;
   if (action === 'create') {
-    const { values } = parse(rest, { shop: { type: 'string' }, name: { type: 'string' }, 'expires-at': { type: 'string' } });
+    const { values } = parse(rest, {
+      shop: { type: 'string' },
+      name: { type: 'string' },
+      'expires-at': { type: 'string' },
+    });
     if (!values.shop) throw new UsageError(USAGE);
     const expiresAt = values['expires-at'] === undefined ? undefined : new Date(String(values['expires-at']));
     if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO-8601 date');
-    const key = await createApiKey(ctx.db, { shopDomain: String(values.shop), name: values.name as string | undefined, expiresAt });
+    const key = await createApiKey(ctx.db, {
+      shopDomain: String(values.shop),
+      name: values.name as string | undefined,
+      expiresAt,
+    });
     ctx.io.out(key.token);
     return 0;
   }
@@ -26,7 +34,15 @@ export const keysCommand: StoreCommand = async (ctx, args) => {
     for (const key of keys) {
       const at = (d: Date | null) => (d ? d.toISOString() : '-');
       ctx.io.out(
-        [key.id, key.shopDomain, key.name ?? '-', at(key.createdAt), at(key.expiresAt), at(key.revokedAt), at(key.lastUsedAt)].join('\t'),
+        [
+          key.id,
+          key.shopDomain,
+          key.name ?? '-',
+          at(key.createdAt),
+          at(key.expiresAt),
+          at(key.revokedAt),
+          at(key.lastUsedAt),
+        ].join('\t'),
       );
     }
     return 0;

@@ -28,7 +28,10 @@ describe('cursor codec', () => {
     expect(codec.decode(other.encode(payload))).toBeUndefined();
   });
 
-  it.each(['', '.', 'abc', 'abc.def', 'a.b.c', '%%%.%%%', 'A'.repeat(60)])('when the text is %j, then it is rejected', (text) => {
-    expect(codec.decode(text)).toBeUndefined();
-  });
+  it.each(['', '.', 'abc', 'abc.def', 'a.b.c', '%%%.%%%', 'A'.repeat(60)])(
+    'when the text is %j, then it is rejected',
+    (text) => {
+      expect(codec.decode(text)).toBeUndefined();
+    },
+  );
 });

@@ -45,7 +45,10 @@ export function createCursorCodec(secret: Buffer) {
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
         decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-        const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+        const plain = Buffer.concat([
+          decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+          decipher.final(),
+        ]);
         const [shopId, productId, dir, position, id] = JSON.parse(plain.toString('utf8'));
         if (typeof shopId !== 'string' || typeof productId !== 'string' || typeof id !== 'string') return undefined;
         if ((dir !== 'n' && dir !== 'p') || !Number.isInteger(position)) return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_LOCALES, localeChain, normalizeLocale, renderTemplate, resolveLabels } from './labels.js';
+import { localeChain, normalizeLocale, renderTemplate, resolveLabels, SUPPORTED_LOCALES } from './labels.js';
 import { MEASUREMENT_TYPES, unitsOf } from './units.js';
 
 const ALL_ENABLED = MEASUREMENT_TYPES.map((type) => ({ type, units: [...unitsOf(type)] }));
@@ -42,7 +42,9 @@ describe('localeChain', () => {
 describe('resolveLabels', () => {
   it('when the shop overrides a key at the served locale, then the override wins over the built-in', () => {
     const { labels } = resolveLabels({
-      requestedLocale: 'fr', shopDefaultLocale: 'en', enabled: WEIGHT_KG_G,
+      requestedLocale: 'fr',
+      shopDefaultLocale: 'en',
+      enabled: WEIGHT_KG_G,
       overrides: { fr: { netWeight: 'Poids égoutté' } },
     });
     expect(labels.netWeight).toBe('Poids égoutté');
@@ -51,7 +53,9 @@ describe('resolveLabels', () => {
 
   it('when fr-CA overrides one key, then that key comes from fr-CA and the rest from fr', () => {
     const result = resolveLabels({
-      requestedLocale: 'fr_ca', shopDefaultLocale: 'en', enabled: WEIGHT_KG_G,
+      requestedLocale: 'fr_ca',
+      shopDefaultLocale: 'en',
+      enabled: WEIGHT_KG_G,
       overrides: { 'FR-ca': { unitPrice: 'Prix à l’unité' } },
     });
     expect(result.locale).toBe('fr-CA');
@@ -75,7 +79,9 @@ describe('resolveLabels', () => {
 
   it('when a locale has only a partial override set, then missing keys fall back down the chain', () => {
     const { labels } = resolveLabels({
-      requestedLocale: 'it', shopDefaultLocale: 'de', enabled: WEIGHT_KG_G,
+      requestedLocale: 'it',
+      shopDefaultLocale: 'de',
+      enabled: WEIGHT_KG_G,
       overrides: { it: { unitPrice: 'Prezzo unitario' } },
     });
     expect(labels.unitPrice).toBe('Prezzo unitario');
@@ -84,34 +90,52 @@ describe('resolveLabels', () => {
 
   it('when only some types and units are enabled, then only their keys plus summary and custom keys are served, sorted', () => {
     const { labels } = resolveLabels({
-      requestedLocale: 'en', shopDefaultLocale: 'en', enabled: WEIGHT_KG_G,
+      requestedLocale: 'en',
+      shopDefaultLocale: 'en',
+      enabled: WEIGHT_KG_G,
       overrides: { en: { customBadge: 'Sold by weight' }, de: { otherCustom: 'not in chain' } },
     });
     expect(Object.keys(labels)).toEqual([
-      'customBadge', 'netMeasurementLabel', 'netMeasurementValue', 'netWeight',
-      'netWeight_value_g', 'netWeight_value_kg', 'unitPrice', 'unitPricePropertyName',
-      'unitPricePropertyValue', 'unitPrice_weight_value_g', 'unitPrice_weight_value_kg',
+      'customBadge',
+      'netMeasurementLabel',
+      'netMeasurementValue',
+      'netWeight',
+      'netWeight_value_g',
+      'netWeight_value_kg',
+      'unitPrice',
+      'unitPricePropertyName',
+      'unitPricePropertyValue',
+      'unitPrice_weight_value_g',
+      'unitPrice_weight_value_kg',
     ]);
     expect(labels.unitPrice_weight_value_kg).toBe('{Price}/{Quantity}');
     expect(labels.netWeight_value_g).toBe('{Value} {Unit}');
   });
 
-  it.each(SUPPORTED_LOCALES)('when serving %s, then every key for every type and unit has a built-in value', (locale) => {
-    const result = resolveLabels({ requestedLocale: locale, shopDefaultLocale: 'en', enabled: ALL_ENABLED, overrides: {} });
-    expect(result.locale).toBe(locale);
-    for (const type of MEASUREMENT_TYPES) {
-      const net = `net${type[0]?.toUpperCase()}${type.slice(1)}`;
-      expect(result.labels[net]).toBeTruthy();
-      for (const unit of unitsOf(type)) {
-        expect(result.labels[`unitPrice_${type}_value_${unit}`]).toBe('{Price}/{Quantity}');
-        expect(result.labels[`${net}_value_${unit}`]).toBe('{Value} {Unit}');
+  it.each(SUPPORTED_LOCALES)(
+    'when serving %s, then every key for every type and unit has a built-in value',
+    (locale) => {
+      const result = resolveLabels({
+        requestedLocale: locale,
+        shopDefaultLocale: 'en',
+        enabled: ALL_ENABLED,
+        overrides: {},
+      });
+      expect(result.locale).toBe(locale);
+      for (const type of MEASUREMENT_TYPES) {
+        const net = `net${type[0]?.toUpperCase()}${type.slice(1)}`;
+        expect(result.labels[net]).toBeTruthy();
+        for (const unit of unitsOf(type)) {
+          expect(result.labels[`unitPrice_${type}_value_${unit}`]).toBe('{Price}/{Quantity}');
+          expect(result.labels[`${net}_value_${unit}`]).toBe('{Value} {Unit}');
+        }
       }
-    }
-    expect(result.labels.unitPricePropertyName).toBe(result.labels.unitPrice);
-    expect(result.labels.unitPricePropertyValue).toBe('{Price}/{Quantity}');
-    expect(result.labels.netMeasurementValue).toBe('{Value} {Unit}');
-    expect(result.labels.netMeasurementLabel).toBeTruthy();
-  });
+      expect(result.labels.unitPricePropertyName).toBe(result.labels.unitPrice);
+      expect(result.labels.unitPricePropertyValue).toBe('{Price}/{Quantity}');
+      expect(result.labels.netMeasurementValue).toBe('{Value} {Unit}');
+      expect(result.labels.netMeasurementLabel).toBeTruthy();
+    },
+  );
 
   it.each([
     ['en', 'Unit price', 'Net weight', 'Duration', 'Net quantity'],
@@ -119,7 +143,12 @@ describe('resolveLabels', () => {
     ['es', 'Precio unitario', 'Peso neto', 'Duración', 'Cantidad neta'],
     ['de', 'Grundpreis', 'Nettogewicht', 'Dauer', 'Nettomenge'],
   ])('when serving %s, then the wording is native', (locale, unitPrice, netWeight, netTime, netQuantity) => {
-    const { labels } = resolveLabels({ requestedLocale: locale, shopDefaultLocale: 'en', enabled: ALL_ENABLED, overrides: {} });
+    const { labels } = resolveLabels({
+      requestedLocale: locale,
+      shopDefaultLocale: 'en',
+      enabled: ALL_ENABLED,
+      overrides: {},
+    });
     expect(labels).toMatchObject({ unitPrice, netWeight, netTime, netMeasurementLabel: netQuantity });
   });
 });
@@ -145,8 +174,15 @@ describe('renderTemplate', () => {
   });
 
   it('when a net weight of 1 kg uses the default template, then it reads "1 kg"', () => {
-    const { labels } = resolveLabels({ requestedLocale: 'en', shopDefaultLocale: 'en', enabled: WEIGHT_KG_G, overrides: {} });
+    const { labels } = resolveLabels({
+      requestedLocale: 'en',
+      shopDefaultLocale: 'en',
+      enabled: WEIGHT_KG_G,
+      overrides: {},
+    });
     expect(renderTemplate(labels.netWeight_value_kg ?? '', { quantity: '1', unit: 'kg' })).toBe('1 kg');
-    expect(renderTemplate(labels.unitPrice_weight_value_kg ?? '', { price: '€4.20', quantity: '1', unit: 'kg' })).toBe('€4.20/kg');
+    expect(renderTemplate(labels.unitPrice_weight_value_kg ?? '', { price: '€4.20', quantity: '1', unit: 'kg' })).toBe(
+      '€4.20/kg',
+    );
   });
 });

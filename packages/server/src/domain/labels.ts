@@ -11,14 +11,26 @@ interface Words {
 }
 
 const WORDS: Record<SupportedLocale, Words> = {
-  en: { unitPrice: 'Unit price', netQuantity: 'Net quantity',
-    net: { weight: 'Net weight', length: 'Length', area: 'Area', volume: 'Volume', time: 'Duration' } },
-  fr: { unitPrice: 'Prix unitaire', netQuantity: 'Quantité nette',
-    net: { weight: 'Poids net', length: 'Longueur', area: 'Surface', volume: 'Volume', time: 'Durée' } },
-  es: { unitPrice: 'Precio unitario', netQuantity: 'Cantidad neta',
-    net: { weight: 'Peso neto', length: 'Longitud', area: 'Superficie', volume: 'Volumen', time: 'Duración' } },
-  de: { unitPrice: 'Grundpreis', netQuantity: 'Nettomenge',
-    net: { weight: 'Nettogewicht', length: 'Länge', area: 'Fläche', volume: 'Volumen', time: 'Dauer' } },
+  en: {
+    unitPrice: 'Unit price',
+    netQuantity: 'Net quantity',
+    net: { weight: 'Net weight', length: 'Length', area: 'Area', volume: 'Volume', time: 'Duration' },
+  },
+  fr: {
+    unitPrice: 'Prix unitaire',
+    netQuantity: 'Quantité nette',
+    net: { weight: 'Poids net', length: 'Longueur', area: 'Surface', volume: 'Volume', time: 'Durée' },
+  },
+  es: {
+    unitPrice: 'Precio unitario',
+    netQuantity: 'Cantidad neta',
+    net: { weight: 'Peso neto', length: 'Longitud', area: 'Superficie', volume: 'Volumen', time: 'Duración' },
+  },
+  de: {
+    unitPrice: 'Grundpreis',
+    netQuantity: 'Nettomenge',
+    net: { weight: 'Nettogewicht', length: 'Länge', area: 'Fläche', volume: 'Volumen', time: 'Dauer' },
+  },
 };
 
 const UNIT_PRICE_TEMPLATE = '{Price}/{Quantity}';
@@ -28,7 +40,13 @@ const NET_TEMPLATE = '{Value} {Unit}';
 const netKey = (type: MeasurementType) => `net${type[0]?.toUpperCase()}${type.slice(1)}`;
 const unitPriceValueKey = (type: MeasurementType, unit: string) => `unitPrice_${type}_value_${unit}`;
 const netValueKey = (type: MeasurementType, unit: string) => `${netKey(type)}_value_${unit}`;
-const SUMMARY_KEYS = ['unitPrice', 'unitPricePropertyName', 'unitPricePropertyValue', 'netMeasurementLabel', 'netMeasurementValue'];
+const SUMMARY_KEYS = [
+  'unitPrice',
+  'unitPricePropertyName',
+  'unitPricePropertyValue',
+  'netMeasurementLabel',
+  'netMeasurementValue',
+];
 
 function keysFor(type: MeasurementType, units: readonly string[]): string[] {
   return [netKey(type), ...units.flatMap((u) => [unitPriceValueKey(type, u), netValueKey(type, u)])];
@@ -147,12 +165,18 @@ export function renderTemplate(template: string, tokens: { price?: string; quant
   // One pass, so substituted text that happens to contain a token is not expanded again.
   return template.replace(/\{(\w+)\}/g, (match, name: string) => {
     switch (name) {
-      case 'Price': return tokens.price ?? match;
-      case 'Quantity': return isOne ? unit : `${value}${unit}`;
-      case 'Quantity_With_Space': return isOne ? unit : `${value} ${unit}`;
-      case 'Unit': return unit;
-      case 'Value': return value;
-      default: return match;
+      case 'Price':
+        return tokens.price ?? match;
+      case 'Quantity':
+        return isOne ? unit : `${value}${unit}`;
+      case 'Quantity_With_Space':
+        return isOne ? unit : `${value} ${unit}`;
+      case 'Unit':
+        return unit;
+      case 'Value':
+        return value;
+      default:
+        return match;
     }
   });
 }

@@ -1,4 +1,4 @@
-import { Dec } from './decimal.js';
+import type { Dec } from './decimal.js';
 
 /**
  * Splits an exact inventory total (in the variant's unit) into what the whole-unit platform can

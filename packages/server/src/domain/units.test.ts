@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Dec, toPlainString } from './decimal.js';
 import {
-  MEASUREMENT_TYPES,
-  UNIT_CATALOGUE,
-  UnitConversionError,
   convert,
   convertForStorage,
   factorOf,
   isMeasurementType,
   isUnitOfType,
+  MEASUREMENT_TYPES,
   typeOfUnit,
+  UNIT_CATALOGUE,
+  UnitConversionError,
   unitsOf,
 } from './units.js';
 

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { AppSettingsService } from '../services/app-settings.js';
 import type { Authenticator } from '../services/api-keys.js';
+import type { AppSettingsService } from '../services/app-settings.js';
 import type { CatalogService } from '../services/catalog.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
 import type { ShopDirectory } from '../services/shop-directory.js';
@@ -9,7 +9,7 @@ import type { Db } from '../store/db.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerBodyParsers } from './plugins/body-parsers.js';
 import { onFrameworkError, registerErrorHandling } from './plugins/errors.js';
-import { registerRateLimit, type RateLimitStore } from './plugins/rate-limit.js';
+import { type RateLimitStore, registerRateLimit } from './plugins/rate-limit.js';
 import { requestIdFor } from './request-id.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Reuses a caller's `X-Request-Id` when it is short and safe to log; otherwise a new one. */
 export function requestIdFor(request: IncomingMessage): string {

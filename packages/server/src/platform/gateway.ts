@@ -15,12 +15,12 @@ export interface PlatformLevel {
  */
 export interface PlatformGateway {
   readonly name: string;
-  readLevels(tx: Queryable, shopId: string, keys: { locationId: string; variantId: string }[]): Promise<PlatformLevel[]>;
-  setLevels(
+  readLevels(
     tx: Queryable,
     shopId: string,
-    writes: (PlatformLevel & { expected: number | null })[],
-  ): Promise<void>;
+    keys: { locationId: string; variantId: string }[],
+  ): Promise<PlatformLevel[]>;
+  setLevels(tx: Queryable, shopId: string, writes: (PlatformLevel & { expected: number | null })[]): Promise<void>;
 }
 
 export class PlatformUnavailableError extends Error {

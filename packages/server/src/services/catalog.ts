@@ -1,7 +1,6 @@
 import type { PaginationMeta, Product, Variant } from '@tare/contracts';
 import type { CursorCodec } from '../domain/cursor.js';
 import { errors } from '../errors.js';
-import { type Answer, answer } from './answer.js';
 import type { Db } from '../store/db.js';
 import {
   findProduct,
@@ -11,6 +10,7 @@ import {
   type VariantRecord,
   type VariantRules,
 } from '../store/repositories/catalog.js';
+import { type Answer, answer } from './answer.js';
 import { createShopCache } from './shop-cache.js';
 
 export type ProductPage = Answer<{ product: Product }, PaginationMeta>;
@@ -93,7 +93,12 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
         const variant = await findVariant(deps.db, shopId, productId, variantId);
         if (!variant) throw errors.notFound('variant', variantId, { productId });
         return answer(
-          { variant: { ...toApiVariant(variant), product: { id: product.id, measurementType: product.measurementType } } },
+          {
+            variant: {
+              ...toApiVariant(variant),
+              product: { id: product.id, measurementType: product.measurementType },
+            },
+          },
           {},
         );
       }) as Promise<VariantAnswer>;

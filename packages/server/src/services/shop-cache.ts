@@ -17,7 +17,10 @@ export function createShopCache<V>(deps: { ttlMs: number; maxEntriesPerShop?: nu
       let entries = shops.get(shopId);
       const hit = entries?.get(key);
       if (hit && hit.until > now()) return hit.promise;
-      if (!entries) shops.set(shopId, (entries = new Map()));
+      if (!entries) {
+        entries = new Map();
+        shops.set(shopId, entries);
+      }
       if (entries.size >= max) entries.clear();
       const entry: { promise: Promise<V>; value?: V; until: number } = {
         promise: load(),

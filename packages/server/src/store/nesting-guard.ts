@@ -19,9 +19,7 @@ export function createNestingGuard(enabled = process.env.NODE_ENV === 'test') {
     },
     assertNotNested(what: string): void {
       if (inTx.getStore()?.open) {
-        throw new Error(
-          `db.${what}() was called inside a db.transaction() callback; use the callback's tx instead`,
-        );
+        throw new Error(`db.${what}() was called inside a db.transaction() callback; use the callback's tx instead`);
       }
     },
   };

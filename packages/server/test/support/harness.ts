@@ -5,8 +5,8 @@ import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/main.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createApiKey } from '../../src/services/api-keys.js';
-import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
 import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
+import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
 
@@ -35,7 +35,9 @@ export function shopFixture(overrides: Partial<ImportShop> = {}): ImportShop {
           variantFixture('2002', 'g', 100),
           {
             ...variantFixture('2003', 'lb', 1),
-            settings: { onlineStore: { displayStyle: 'dropdown', presets: [{ value: 0.5, label: 'Half' }, { value: 1 }] } },
+            settings: {
+              onlineStore: { displayStyle: 'dropdown', presets: [{ value: 0.5, label: 'Half' }, { value: 1 }] },
+            },
           },
         ],
       },
@@ -52,13 +54,19 @@ export function variantFixture(id: string, unit: string, value: number) {
     price: '24.00',
     unitMeasurement: { unit, value },
     settings: {
-      onlineStore: { displayStyle: 'number' as const, rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null } },
+      onlineStore: {
+        displayStyle: 'number' as const,
+        rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
+      },
     },
   };
 }
 
 /** Imports the shop (validated like `tare import`) and returns a fresh key for it. */
-export async function seedShop(db: Db, shop: ImportShop = shopFixture()): Promise<{ domain: string; shopId: string; key: string; keyId: string }> {
+export async function seedShop(
+  db: Db,
+  shop: ImportShop = shopFixture(),
+): Promise<{ domain: string; shopId: string; key: string; keyId: string }> {
   const checked = validateImport({ shops: [shop] });
   if (!checked.ok) throw new Error(`bad fixture: ${JSON.stringify(checked.issues)}`);
   const summary = await importCatalog({ db, gateway: createLocalGateway() }, checked.value);
@@ -95,7 +103,11 @@ export function expectErrorEnvelope(
   if (response.status !== status || body?.success !== false || body?.error?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${response.status} ${JSON.stringify(body)}`);
   }
-  if (body.data !== null || typeof body.requestId !== 'string' || body.requestId !== response.headers.get('x-request-id')) {
+  if (
+    body.data !== null ||
+    typeof body.requestId !== 'string' ||
+    body.requestId !== response.headers.get('x-request-id')
+  ) {
     throw new Error(`bad envelope: ${JSON.stringify(body)}`);
   }
   return body.error;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors } from '../../errors.js';
 import { toIssues } from '../../domain/validation.js';
+import { AppError, errors } from '../../errors.js';
 import { failure } from '../envelope.js';
 
 /** Fastify's own error codes that mean "the client sent something wrong", mapped to ours. */

@@ -9,10 +9,16 @@ export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
   return async (app: FastifyInstance) => {
     app.get<{ Querystring: Static<typeof AppSettingsQuery> }>(
       '/app-settings',
-      { schema: { querystring: AppSettingsQuery, response: { 200: AppSettingsResponse } }, config: { keyFromForm: true } },
+      {
+        schema: { querystring: AppSettingsQuery, response: { 200: AppSettingsResponse } },
+        config: { keyFromForm: true },
+      },
       async (request, reply) => {
         const result = await deps.appSettings.get(request.principal.shopId, request.query.locale);
-        reply.header('cache-control', 'private, max-age=300').header('etag', result.etag).header('vary', 'Authorization');
+        reply
+          .header('cache-control', 'private, max-age=300')
+          .header('etag', result.etag)
+          .header('vary', 'Authorization');
         if (matches(request.headers['if-none-match'], result.etag)) return reply.status(304).send();
         return reply.type(JSON_TYPE).send(successJson(request, result.json));
       },

@@ -12,10 +12,7 @@ const Variant = Type.Object(
     id: Id,
     title: Type.String({ minLength: 1 }),
     price: Money,
-    unitMeasurement: Type.Object(
-      { unit: Type.String(), value: Type.Number({ exclusiveMinimum: 0 }) },
-      closed,
-    ),
+    unitMeasurement: Type.Object({ unit: Type.String(), value: Type.Number({ exclusiveMinimum: 0 }) }, closed),
     settings: Type.Object(
       {
         onlineStore: Type.Object(
@@ -51,9 +48,7 @@ const Variant = Type.Object(
       },
       closed,
     ),
-    inventory: Type.Optional(
-      Type.Array(Type.Object({ locationId: Id, quantity: Quantity }, closed)),
-    ),
+    inventory: Type.Optional(Type.Array(Type.Object({ locationId: Id, quantity: Quantity }, closed))),
   },
   closed,
 );
@@ -95,7 +90,10 @@ const Order = Type.Object(
 
 const Shop = Type.Object(
   {
-    domain: Type.String({ pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$', maxLength: 253 }),
+    domain: Type.String({
+      pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$',
+      maxLength: 253,
+    }),
     currency: Type.String({ pattern: '^[A-Z]{3}$' }),
     defaultLocale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
     addonActive: Type.Optional(Type.Boolean()),
@@ -117,7 +115,10 @@ const Shop = Type.Object(
       ),
     ),
     labels: Type.Optional(
-      Type.Record(Type.String(), Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ maxLength: 1000 }))),
+      Type.Record(
+        Type.String(),
+        Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ maxLength: 1000 })),
+      ),
     ),
     locations: Type.Optional(Type.Array(Type.Object({ id: Id, name: Type.String({ minLength: 1 }) }, closed))),
     products: Type.Optional(Type.Array(Product)),

@@ -11,7 +11,9 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
  * Validates the whole import file before anything is written: first its shape, then every
  * cross-reference. Each issue names the JSON pointer of the offending value.
  */
-export function validateImport(raw: unknown): { ok: true; value: ImportDocument } | { ok: false; issues: ValidationIssue[] } {
+export function validateImport(
+  raw: unknown,
+): { ok: true; value: ImportDocument } | { ok: false; issues: ValidationIssue[] } {
   const shape = checkShape(raw);
   if (!shape.ok) return shape;
   const issues: ValidationIssue[] = [];
@@ -49,7 +51,9 @@ function checkShop(shop: ImportShop, at: string, report: Report) {
   });
   const orders = shop.orders ?? [];
   uniqueIds(orders, `${at}/orders`, 'order', report);
-  const lines = orders.flatMap((o, i) => o.lineItems.map((l, j) => ({ id: l.id, path: `${at}/orders/${i}/lineItems/${j}` })));
+  const lines = orders.flatMap((o, i) =>
+    o.lineItems.map((l, j) => ({ id: l.id, path: `${at}/orders/${i}/lineItems/${j}` })),
+  );
   uniqueIds(lines, '', 'line item', report, (_, i) => lines[i]!.path);
   orders.forEach((order, i) => {
     if (!locations.has(order.locationId)) {
@@ -58,18 +62,29 @@ function checkShop(shop: ImportShop, at: string, report: Report) {
   });
 }
 
-function checkVariant(variant: ImportVariant, type: MeasurementType, at: string, locations: Set<string>, report: Report) {
+function checkVariant(
+  variant: ImportVariant,
+  type: MeasurementType,
+  at: string,
+  locations: Set<string>,
+  report: Report,
+) {
   const unitsHint = `one of ${unitsOf(type).join(', ')}`;
   if (!isUnitOfType(variant.unitMeasurement.unit, type)) {
-    report(`${at}/unitMeasurement/unit`, `unit '${variant.unitMeasurement.unit}' is not a ${type} unit; use ${unitsHint}`);
+    report(
+      `${at}/unitMeasurement/unit`,
+      `unit '${variant.unitMeasurement.unit}' is not a ${type} unit; use ${unitsHint}`,
+    );
   }
   const store = variant.settings.onlineStore;
   if (store.displayStyle === 'number') {
     const rules = store.rules;
     if (!rules) report(`${at}/settings/onlineStore/rules`, "required when displayStyle is 'number'");
     else {
-      if (rules.defaultValue < rules.min) report(`${at}/settings/onlineStore/rules/defaultValue`, 'must be at least min');
-      if (rules.max !== null && rules.max < rules.min) report(`${at}/settings/onlineStore/rules/max`, 'must be at least min');
+      if (rules.defaultValue < rules.min)
+        report(`${at}/settings/onlineStore/rules/defaultValue`, 'must be at least min');
+      if (rules.max !== null && rules.max < rules.min)
+        report(`${at}/settings/onlineStore/rules/max`, 'must be at least min');
       if (rules.max !== null && rules.defaultValue > rules.max) {
         report(`${at}/settings/onlineStore/rules/defaultValue`, 'must be at most max');
       }
@@ -80,7 +95,8 @@ function checkVariant(variant: ImportVariant, type: MeasurementType, at: string,
   const seen = new Set<string>();
   (variant.inventory ?? []).forEach((entry, k) => {
     const path = `${at}/inventory/${k}`;
-    if (!locations.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' is not in this shop's locations`);
+    if (!locations.has(entry.locationId))
+      report(`${path}/locationId`, `location '${entry.locationId}' is not in this shop's locations`);
     if (seen.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' appears twice`);
     seen.add(entry.locationId);
     if (!Number.isFinite(entry.quantity.value) || entry.quantity.value < 0) {

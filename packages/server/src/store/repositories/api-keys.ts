@@ -45,10 +45,13 @@ export async function insertApiKey(
   db: Queryable,
   key: { id: string; shopId: string; name: string | null; secretSha256: Buffer; expiresAt: Date | null },
 ): Promise<void> {
-  await db.query(
-    'INSERT INTO api_keys (id, shop_id, name, secret_sha256, expires_at) VALUES ($1, $2, $3, $4, $5)',
-    [key.id, key.shopId, key.name, key.secretSha256, key.expiresAt],
-  );
+  await db.query('INSERT INTO api_keys (id, shop_id, name, secret_sha256, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+    key.id,
+    key.shopId,
+    key.name,
+    key.secretSha256,
+    key.expiresAt,
+  ]);
 }
 
 export async function findApiKey(db: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
@@ -65,10 +68,9 @@ export async function listApiKeys(db: Queryable, shopId?: string): Promise<ApiKe
 
 /** Marks the key revoked; false when there is no such key. Revoking twice keeps the first time. */
 export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1',
-    [id],
-  );
+  const { rowCount } = await db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1', [
+    id,
+  ]);
   return rowCount > 0;
 }
 

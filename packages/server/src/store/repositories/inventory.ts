@@ -17,10 +17,7 @@ export interface LedgerEntry extends LevelKey {
 }
 
 /** The level's exact total (decimal text in `unit`), locking the row for this transaction. */
-export async function lockLevel(
-  db: Queryable,
-  key: LevelKey,
-): Promise<{ total: string; unit: string } | undefined> {
+export async function lockLevel(db: Queryable, key: LevelKey): Promise<{ total: string; unit: string } | undefined> {
   const { rows } = await db.query<{ total: string; unit: string }>(
     `SELECT total, unit FROM inventory_levels
      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 FOR UPDATE`,
