@@ -12,13 +12,11 @@ export function createLocalGateway(): PlatformGateway {
          WHERE shop_id = $1 AND (location_id, variant_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
         [shopId, keys.map((k) => k.locationId), keys.map((k) => k.variantId)],
       );
-      return rows.map(
-        (row): PlatformLevel => ({
-          locationId: row.location_id,
-          variantId: row.variant_id,
-          available: Number(row.available),
-        }),
-      );
+      return rows.map((row): PlatformLevel => ({
+        locationId: row.location_id,
+        variantId: row.variant_id,
+        available: Number(row.available),
+      }));
     },
     async setLevels(tx: Queryable, shopId, writes) {
       for (const write of writes) {
