@@ -19,8 +19,9 @@ export class AppError extends Error {
 }
 
 export const errors = {
-  validation: (issues: ValidationIssue[], message = 'The request is invalid.') =>
-    new AppError('bad_request', message, { errors: issues }),
+  /** 400 listing every issue; the message names the first so a human sees it at a glance. */
+  validation: (issues: ValidationIssue[], part?: 'body' | 'querystring' | 'params' | 'headers') =>
+    new AppError('bad_request', describeIssues(issues), part ? { in: part, errors: issues } : { errors: issues }),
   badRequest: (message: string, details: Record<string, unknown> | null = null) =>
     new AppError('bad_request', message, details),
   unauthorized: () =>
@@ -56,3 +57,10 @@ export const errors = {
   unavailable: (message = 'The service is not ready.') => new AppError('service_unavailable', message),
   internal: () => new AppError('internal_error', 'An unexpected error occurred. Quote the requestId to support.'),
 };
+
+function describeIssues(issues: ValidationIssue[]): string {
+  const [first] = issues;
+  if (!first) return 'The request is invalid.';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `The request is invalid: ${first.path} ${first.message}${more}.`;
+}

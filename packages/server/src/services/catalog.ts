@@ -38,8 +38,7 @@ const orderPreset = ({ value, label, price }: VariantPreset) => ({
 });
 
 // Same details as a schema failure of the query (`in` names the part), so clients handle one shape.
-const invalidCursor = (message: string) =>
-  errors.badRequest(message, { in: 'querystring', errors: [{ path: '/cursor', message }] });
+const invalidCursor = (message: string) => errors.validation([{ path: '/cursor', message }], 'querystring');
 
 /**
  * Reads products and variants for one shop. Answers are cached for `cacheTtlMs` (≤ 5 min) and

@@ -7,8 +7,7 @@ import { failure } from '../envelope.js';
 function fromFastify(error: FastifyError, bodyLimit: number): AppError | undefined {
   if (error.validation) {
     // Paths are JSON pointers into the part that failed: the body, the query or the path params.
-    const issues = toIssues(error.validation as never);
-    return new AppError('bad_request', 'The request is invalid.', { in: error.validationContext, errors: issues });
+    return errors.validation(toIssues(error.validation as never), error.validationContext);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
