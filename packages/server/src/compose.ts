@@ -5,6 +5,8 @@ import { createAuthenticator } from './services/api-keys.js';
 import { createAppSettingsService } from './services/app-settings.js';
 import { createCatalogService } from './services/catalog.js';
 import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js';
+import { startIdempotencyReaper } from './services/idempotency-reaper.js';
+import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
 import { createShopDirectory } from './services/shop-directory.js';
 import type { Db, Unlisten } from './store/db.js';
@@ -13,6 +15,8 @@ import { serverSecret } from './store/repositories/server-secrets.js';
 export interface ServiceOptions {
   /** Server-side cache lifetime of product, variant and settings answers (≤ 300 s). */
   productCacheSeconds: number;
+  /** How long idempotency keys are remembered before the reaper deletes them. */
+  idempotencyRetentionHours: number;
 }
 
 /**
@@ -40,6 +44,9 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     catalog.invalidate(shopId);
     appSettings.invalidate(shopId);
   };
+  const writeInventory = createInventoryWriter({ db, gateway });
+  const reaper = startIdempotencyReaper({ db, logger, retentionHours: options.idempotencyRetentionHours });
+
   const unlisten: Unlisten[] = [
     await db.listen(CATALOG_CHANGED, (shopId) => catalogChanged(shopId || undefined)),
     await db.listen(API_KEYS_CHANGED, (keyId) => authenticator.forget(keyId || undefined)),
@@ -53,12 +60,15 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     shops,
     catalog,
     appSettings,
+    writeInventory,
+    idempotencyRetentionHours: options.idempotencyRetentionHours,
     /** Drops every cache at once, for changes made in this process. */
     invalidateAll() {
       catalogChanged();
       authenticator.forget();
     },
     async stop() {
+      reaper.stop();
       // Shutting down must not fail because the store is already gone (a dropped connection,
       // a closed PGlite): unsubscribing is moot then, and the pending usage flush logs its own error.
       const results = await Promise.allSettled(unlisten.map((stop) => stop()));

@@ -44,7 +44,10 @@ export async function startServer(options: {
   redis?.on('error', (err) => logger.warn({ err }, 'redis error'));
   const rateLimitStore: RateLimitStore = redis ? { kind: 'redis', client: redis } : { kind: 'memory' };
 
-  const services = await composeServices(db, logger, { productCacheSeconds: config.productCacheSeconds });
+  const services = await composeServices(db, logger, {
+    productCacheSeconds: config.productCacheSeconds,
+    idempotencyRetentionHours: config.idempotencyRetentionHours,
+  });
   const app = await buildApp({ ...services, logger, bodyLimit: config.bodyLimit, rateLimitStore });
   if (options.extraRoutes) await app.register(options.extraRoutes(services));
   const address = await app.listen({ port: config.port, host: config.host });

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../services/api-keys.js';
 import type { AppSettingsService } from '../services/app-settings.js';
 import type { CatalogService } from '../services/catalog.js';
+import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
 import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Db } from '../store/db.js';
@@ -13,6 +14,7 @@ import { type RateLimitStore, registerRateLimit } from './plugins/rate-limit.js'
 import { requestIdFor } from './request-id.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
+import { inventoryRoutes } from './routes/inventory.js';
 import { registerMetrics } from './routes/metrics.js';
 import { productRoute } from './routes/products.js';
 import { variantRoute } from './routes/variants.js';
@@ -28,6 +30,8 @@ export interface AppDeps {
   catalog: CatalogService;
   appSettings: AppSettingsService;
   rateLimitStore: RateLimitStore;
+  writeInventory: InventoryWriter;
+  idempotencyRetentionHours: number;
 }
 
 /** Builds the HTTP application from its dependencies; no environment reads, no listen. */
@@ -58,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(appSettingsRoute(deps));
       await api.register(productRoute(deps));
       await api.register(variantRoute(deps));
+      await api.register(inventoryRoutes(deps));
     },
     { prefix: '/api/v1' },
   );

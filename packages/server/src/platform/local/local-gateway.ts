@@ -19,20 +19,27 @@ export function createLocalGateway(): PlatformGateway {
       }));
     },
     async setLevels(tx: Queryable, shopId, writes) {
-      for (const write of writes) {
-        const { rowCount } = await tx.query(
-          `INSERT INTO local_platform_levels (shop_id, location_id, variant_id, available)
-           VALUES ($1, $2, $3, $4)
-           ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = EXCLUDED.available,
-             updated_at = now()
-           WHERE local_platform_levels.available = $5`,
-          [shopId, write.locationId, write.variantId, write.available, write.expected],
-        );
-        if (rowCount === 0) {
-          throw new PlatformUnavailableError(
-            `Platform level of variant ${write.variantId} at location ${write.locationId} changed concurrently.`,
-          );
-        }
+      if (writes.length === 0) return;
+      // One statement for the whole batch; each row is written only if it still holds the
+      // value the caller read (compare-and-set), so the row count tells whether all applied.
+      const { rowCount } = await tx.query(
+        `WITH w AS (
+           SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS w(location_id, variant_id, available, expected))
+         INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
+         SELECT $1, location_id, variant_id, available FROM w
+         ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = EXCLUDED.available, updated_at = now()
+         WHERE l.available IS NOT DISTINCT FROM (
+           SELECT expected FROM w WHERE w.location_id = EXCLUDED.location_id AND w.variant_id = EXCLUDED.variant_id)`,
+        [
+          shopId,
+          writes.map((w) => w.locationId),
+          writes.map((w) => w.variantId),
+          writes.map((w) => w.available),
+          writes.map((w) => w.expected),
+        ],
+      );
+      if (rowCount !== writes.length) {
+        throw new PlatformUnavailableError('A platform level changed concurrently; nothing was written.');
       }
     },
   };

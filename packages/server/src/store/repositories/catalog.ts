@@ -171,3 +171,20 @@ export async function upsertVariant(db: Queryable, shopId: string, variant: Vari
   );
   return rowCount > 0;
 }
+
+/** Variants of a shop by id, with their product's measurement type; unknown ids are absent. */
+export async function findVariantsByIds(
+  db: Queryable,
+  shopId: string,
+  ids: string[],
+): Promise<Map<string, VariantRecord & { measurementType: MeasurementType }>> {
+  const { rows } = await db.query<VariantRow & { measurement_type: MeasurementType }>(
+    `SELECT ${VARIANT_COLUMNS.split(', ')
+      .map((c) => `v.${c}`)
+      .join(', ')}, p.measurement_type
+     FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
+     WHERE v.shop_id = $1 AND v.id = ANY($2::text[])`,
+    [shopId, ids],
+  );
+  return new Map(rows.map((row) => [row.id, { ...toVariant(row), measurementType: row.measurement_type }]));
+}

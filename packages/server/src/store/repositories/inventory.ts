@@ -54,3 +54,71 @@ export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<v
     ],
   );
 }
+
+export interface LockedLevel {
+  variantId: string;
+  total: string;
+  unit: string;
+}
+
+/**
+ * Locks the levels of `variantIds` at one location for this transaction, creating missing ones
+ * at zero in `units[i]`. Rows are created and locked in one fixed order (variant id, byte
+ * order), so two batches touching the same variants in any order can never deadlock.
+ */
+export async function lockLevels(
+  db: Queryable,
+  shopId: string,
+  locationId: string,
+  levels: { variantId: string; unit: string }[],
+): Promise<Map<string, LockedLevel>> {
+  const sorted = [...levels].sort((a, b) => (a.variantId < b.variantId ? -1 : a.variantId > b.variantId ? 1 : 0));
+  const ids = sorted.map((l) => l.variantId);
+  await db.query(
+    `INSERT INTO inventory_levels (shop_id, location_id, variant_id, total, unit)
+     SELECT $1, $2, v.id, 0, v.unit FROM unnest($3::text[], $4::text[]) AS v(id, unit)
+     ORDER BY v.id COLLATE "C"
+     ON CONFLICT (shop_id, location_id, variant_id) DO NOTHING`,
+    [shopId, locationId, ids, sorted.map((l) => l.unit)],
+  );
+  const { rows } = await db.query<{ variant_id: string; total: string; unit: string }>(
+    `SELECT variant_id, total, unit FROM inventory_levels
+     WHERE shop_id = $1 AND location_id = $2 AND variant_id = ANY($3::text[])
+     ORDER BY variant_id COLLATE "C" FOR UPDATE`,
+    [shopId, locationId, ids],
+  );
+  return new Map(rows.map((r) => [r.variant_id, { variantId: r.variant_id, total: r.total, unit: r.unit }]));
+}
+
+/** Writes new totals (already locked by `lockLevels`) and appends their ledger rows, in two statements. */
+export async function writeLevelsWithLedger(db: Queryable, entries: LedgerEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const [first] = entries;
+  const column = <K extends keyof LedgerEntry>(k: K) => entries.map((e) => e[k]);
+  await db.query(
+    `UPDATE inventory_levels l SET total = v.total, unit = v.unit, updated_at = now()
+     FROM unnest($3::text[], $4::numeric[], $5::text[]) AS v(id, total, unit)
+     WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id`,
+    [first!.shopId, first!.locationId, column('variantId'), column('after'), column('unit')],
+  );
+  await db.query(
+    `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
+       delta, unit, idempotency_key, request_id)
+     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5
+     FROM unnest($6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::text[])
+       WITH ORDINALITY AS v(id, before, after, delta, unit, n)
+     ORDER BY v.n`,
+    [
+      first!.shopId,
+      first!.locationId,
+      first!.operation,
+      first!.idempotencyKey,
+      first!.requestId,
+      column('variantId'),
+      column('before'),
+      column('after'),
+      column('delta'),
+      column('unit'),
+    ],
+  );
+}

@@ -1,0 +1,116 @@
+import { AdjustmentsBody, InventoryResponse, LevelsBody, type ValidationIssue } from '@tare/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseIdempotencyKey, requestFingerprint } from '../../domain/idempotency-key.js';
+import type { InventoryOperation } from '../../domain/inventory.js';
+import { AppError, errors } from '../../errors.js';
+import type { InventoryEntry, InventoryWriter } from '../../services/inventory/write-inventory.js';
+import { JSON_TYPE, success } from '../envelope.js';
+
+/**
+ * POST /api/v1/inventory/adjustments (relative) and PUT /api/v1/inventory/levels (absolute):
+ * the same write with a different operation, both idempotent.
+ */
+export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempotencyRetentionHours: number }) {
+  async function handle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: InventoryOperation,
+    locationId: string,
+    entries: InventoryEntry[],
+  ) {
+    const key = idempotencyKeyOf(request);
+    checkEntries(entries);
+    const route = request.routeOptions.url ?? request.url;
+    const response = await deps.writeInventory(
+      {
+        shopId: request.principal.shopId,
+        operation,
+        locationId,
+        entries,
+        requestId: request.id,
+        idempotency: {
+          shopId: request.principal.shopId,
+          key,
+          fingerprint: requestFingerprint(request.method, route, request.body),
+          retentionHours: deps.idempotencyRetentionHours,
+        },
+      },
+      (data) => JSON.stringify(success(request, data)),
+    );
+    if (response.replayed) {
+      request.log.info({ originalRequestId: response.requestId }, 'idempotent replay');
+      reply.header('idempotency-replayed', 'true').header('x-request-id', response.requestId);
+    }
+    return reply.status(response.status).type(JSON_TYPE).send(response.body);
+  }
+
+  return async (app: FastifyInstance) => {
+    app.post<{ Body: AdjustmentsBody }>(
+      '/inventory/adjustments',
+      { schema: { body: AdjustmentsBody, response: { 200: InventoryResponse } } },
+      (request, reply) =>
+        handle(
+          request,
+          reply,
+          'adjustment',
+          request.body.locationId,
+          request.body.adjustments.map((a, i) => ({
+            variantId: a.variantId,
+            value: a.delta.value,
+            unit: a.delta.unit,
+            path: `/adjustments/${i}`,
+            field: 'delta',
+          })),
+        ),
+    );
+    app.put<{ Body: LevelsBody }>(
+      '/inventory/levels',
+      { schema: { body: LevelsBody, response: { 200: InventoryResponse } } },
+      (request, reply) =>
+        handle(
+          request,
+          reply,
+          'set',
+          request.body.locationId,
+          request.body.levels.map((l, i) => ({
+            variantId: l.variantId,
+            value: l.quantity.value,
+            unit: l.quantity.unit,
+            path: `/levels/${i}`,
+            field: 'quantity',
+          })),
+        ),
+    );
+  };
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string {
+  const header = request.headers['idempotency-key'];
+  const key = parseIdempotencyKey(header);
+  if (key) return key;
+  throw new AppError(
+    'bad_request',
+    header === undefined
+      ? 'The Idempotency-Key header is required on inventory writes; send a new unique key per operation and reuse it on retries.'
+      : 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
+    { header: 'Idempotency-Key' },
+  );
+}
+
+/**
+ * What the schema cannot say: values must be finite (JSON `1e999` parses to Infinity and the
+ * validator lets it through) and each variant appears once (PRODUCT.md §6).
+ */
+function checkEntries(entries: InventoryEntry[]) {
+  const seen = new Map<string, string>();
+  const issues: ValidationIssue[] = [];
+  for (const entry of entries) {
+    if (!Number.isFinite(entry.value)) {
+      issues.push({ path: `${entry.path}/${entry.field}/value`, message: 'must be a finite number' });
+    }
+    const first = seen.get(entry.variantId);
+    if (first) issues.push({ path: `${entry.path}/variantId`, message: `variant '${entry.variantId}' already appears at ${first}` });
+    else seen.set(entry.variantId, entry.path);
+  }
+  if (issues.length) throw errors.validation(issues, 'body');
+}

@@ -1,0 +1,142 @@
+import type { ValidationIssue } from '@tare/contracts';
+import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
+import { type InventoryOperation, planLevel } from '../../domain/inventory.js';
+import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js';
+import { AppError, errors } from '../../errors.js';
+import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
+import type { Db, Queryable } from '../../store/db.js';
+import { findVariantsByIds } from '../../store/repositories/catalog.js';
+import { type LedgerEntry, lockLevels, writeLevelsWithLedger } from '../../store/repositories/inventory.js';
+import { findLocation } from '../../store/repositories/locations.js';
+import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
+
+export interface InventoryEntry {
+  variantId: string;
+  /** A finite JSON number: the delta of an adjustment or the absolute level of a set. */
+  value: number;
+  unit: string;
+  /** JSON pointer of the entry in the request, for error messages (e.g. `/adjustments/3`). */
+  path: string;
+  /** Name of the quantity field in the request: `delta` or `quantity`. */
+  field: 'delta' | 'quantity';
+}
+
+export interface InventoryWrite {
+  shopId: string;
+  operation: InventoryOperation;
+  locationId: string;
+  entries: InventoryEntry[];
+  requestId: string;
+  idempotency?: IdempotencyRequest;
+  /** Ledger reason; `order_edit` when an order edit books its consumption. */
+  ledgerOperation?: LedgerEntry['operation'];
+}
+
+export interface InventoryResult {
+  variantId: string;
+  status: 'updated';
+  previousQuantity: { value: number; unit: string };
+  quantity: { value: number; unit: string };
+}
+
+/**
+ * Adjusts or sets fractional inventory, all or nothing, in one transaction: idempotency, row
+ * locks in a fixed order, exact totals, one ledger row per entry, the platform's integer level
+ * through the gateway, and the stored response. `render` turns the result into the response
+ * body (done inside the transaction, because that exact text is what a retry replays).
+ */
+export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }) {
+  return async function writeInventory(
+    write: InventoryWrite,
+    render: (data: { operation: InventoryOperation; locationId: string; results: InventoryResult[] }) => string,
+  ): Promise<WriteResponse> {
+    try {
+      return await runIdempotent(deps.db, write.idempotency, async (tx) => {
+        const results = await apply(tx, deps.gateway, write);
+        const body = render({ operation: write.operation, locationId: write.locationId, results });
+        return { status: 200, body, requestId: write.requestId };
+      });
+    } catch (error) {
+      if (error instanceof PlatformUnavailableError) {
+        throw new AppError('platform_unavailable', 'The platform did not accept the inventory change; nothing was changed. Retry with the same Idempotency-Key.', null);
+      }
+      throw error;
+    }
+  };
+}
+export type InventoryWriter = ReturnType<typeof createInventoryWriter>;
+
+/** The write itself, in the caller's transaction (order edits reuse it). */
+export async function apply(tx: Queryable, gateway: PlatformGateway, write: InventoryWrite): Promise<InventoryResult[]> {
+  const { shopId, locationId } = write;
+  if (!(await findLocation(tx, shopId, locationId))) throw errors.notFound('location', locationId);
+  const ids = write.entries.map((e) => e.variantId);
+  const variants = await findVariantsByIds(tx, shopId, ids);
+  const unknown = ids.filter((id) => !variants.has(id));
+  if (unknown.length) {
+    throw new AppError('not_found', `No variant ${unknown.map((id) => `'${id}'`).join(', ')} is configured for this shop.`, {
+      resource: 'variant',
+      ids: unknown,
+    });
+  }
+  const issues: ValidationIssue[] = [];
+  for (const entry of write.entries) {
+    const variant = variants.get(entry.variantId)!;
+    if (!isUnitOfType(entry.unit, variant.measurementType)) {
+      issues.push({
+        path: `${entry.path}/${entry.field}/unit`,
+        message: `unit '${entry.unit}' is not valid for variant ${variant.id} (${variant.measurementType}); use one of ${unitsOf(variant.measurementType).join(', ')}`,
+      });
+    }
+  }
+  if (issues.length) throw errors.validation(issues, 'body');
+
+  const locked = await lockLevels(tx, shopId, locationId, write.entries.map((e) => ({ variantId: e.variantId, unit: variants.get(e.variantId)!.unit })));
+  const ledger: LedgerEntry[] = [];
+  const platformWrites: { locationId: string; variantId: string; available: number }[] = [];
+  const results = write.entries.map((entry): InventoryResult => {
+    const variant = variants.get(entry.variantId)!;
+    const level = locked.get(entry.variantId)!;
+    const before = convertForStorage(new Dec(level.total), level.unit, variant.unit);
+    const value = convertForStorage(decimalFromJson(entry.value), entry.unit, variant.unit);
+    const unitValue = new Dec(variant.unitValue);
+    const plan = planLevel(write.operation, before, value, unitValue);
+    ledger.push({
+      shopId,
+      locationId,
+      variantId: variant.id,
+      operation: write.ledgerOperation ?? write.operation,
+      before: toPlainString(plan.before),
+      after: toPlainString(plan.after),
+      delta: toPlainString(plan.delta),
+      unit: variant.unit,
+      idempotencyKey: write.idempotency?.key ?? null,
+      requestId: write.requestId,
+    });
+    platformWrites.push({ locationId, variantId: variant.id, available: plan.platformInteger.toNumber() });
+    return {
+      variantId: variant.id,
+      status: 'updated',
+      previousQuantity: { value: toJsonNumber(plan.before), unit: variant.unit },
+      quantity: { value: toJsonNumber(plan.after), unit: variant.unit },
+    };
+  });
+  await writeLevelsWithLedger(tx, ledger);
+  await syncPlatform(tx, gateway, shopId, platformWrites);
+  return results;
+}
+
+/** Writes the platform's integer levels that changed, as compare-and-set against what it has now. */
+async function syncPlatform(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  shopId: string,
+  writes: { locationId: string; variantId: string; available: number }[],
+) {
+  const current = await gateway.readLevels(tx, shopId, writes);
+  const now = new Map(current.map((l) => [`${l.locationId}/${l.variantId}`, l.available]));
+  const changed = writes
+    .map((w) => ({ ...w, expected: now.get(`${w.locationId}/${w.variantId}`) ?? null }))
+    .filter((w) => w.expected !== w.available);
+  await gateway.setLevels(tx, shopId, changed.map(({ locationId, variantId, available, expected }) => ({ locationId, variantId, available, expected })));
+}
