@@ -11,10 +11,17 @@ describe('planLevel', () => {
     ['adjustment', '5', '0', '1', '5', '0', '5'],
     ['set', '12.75', '1250', '100', '1250', '1237.25', '12'],
     ['set', '3', '0', '0.5', '0', '-3', '0'],
-  ] as const)('when %s of %s by %s (unit %s), then total %s, delta %s, platform %s', (op, before, value, unit, after, delta, platform) => {
-    const plan = planLevel(op, new Dec(before), new Dec(value), new Dec(unit));
-    expect([plan.after.toFixed(), plan.delta.toFixed(), plan.platformInteger.toFixed()]).toEqual([after, delta, platform]);
-  });
+  ] as const)(
+    'when %s of %s by %s (unit %s), then total %s, delta %s, platform %s',
+    (op, before, value, unit, after, delta, platform) => {
+      const plan = planLevel(op, new Dec(before), new Dec(value), new Dec(unit));
+      expect([plan.after.toFixed(), plan.delta.toFixed(), plan.platformInteger.toFixed()]).toEqual([
+        after,
+        delta,
+        platform,
+      ]);
+    },
+  );
 });
 
 describe('idempotency keys', () => {
@@ -35,8 +42,14 @@ describe('idempotency keys', () => {
   );
 
   it('when two bodies differ only in key order, then their fingerprints are equal', () => {
-    const a = requestFingerprint('POST', '/r', { locationId: '1', adjustments: [{ variantId: '2', delta: { value: 1, unit: 'kg' } }] });
-    const b = requestFingerprint('post', '/r', { adjustments: [{ delta: { unit: 'kg', value: 1 }, variantId: '2' }], locationId: '1' });
+    const a = requestFingerprint('POST', '/r', {
+      locationId: '1',
+      adjustments: [{ variantId: '2', delta: { value: 1, unit: 'kg' } }],
+    });
+    const b = requestFingerprint('post', '/r', {
+      adjustments: [{ delta: { unit: 'kg', value: 1 }, variantId: '2' }],
+      locationId: '1',
+    });
     expect(a.equals(b)).toBe(true);
   });
 

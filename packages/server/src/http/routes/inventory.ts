@@ -109,7 +109,11 @@ function checkEntries(entries: InventoryEntry[]) {
       issues.push({ path: `${entry.path}/${entry.field}/value`, message: 'must be a finite number' });
     }
     const first = seen.get(entry.variantId);
-    if (first) issues.push({ path: `${entry.path}/variantId`, message: `variant '${entry.variantId}' already appears at ${first}` });
+    if (first)
+      issues.push({
+        path: `${entry.path}/variantId`,
+        message: `variant '${entry.variantId}' already appears at ${first}`,
+      });
     else seen.set(entry.variantId, entry.path);
   }
   if (issues.length) throw errors.validation(issues, 'body');

@@ -52,13 +52,17 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
   ): Promise<WriteResponse> {
     try {
       return await runIdempotent(deps.db, write.idempotency, async (tx) => {
-        const results = await apply(tx, deps.gateway, write);
+        const results = await applyInventoryWrite(tx, deps.gateway, write);
         const body = render({ operation: write.operation, locationId: write.locationId, results });
         return { status: 200, body, requestId: write.requestId };
       });
     } catch (error) {
       if (error instanceof PlatformUnavailableError) {
-        throw new AppError('platform_unavailable', 'The platform did not accept the inventory change; nothing was changed. Retry with the same Idempotency-Key.', null);
+        throw new AppError(
+          'platform_unavailable',
+          'The platform did not accept the inventory change; nothing was changed. Retry with the same Idempotency-Key.',
+          null,
+        );
       }
       throw error;
     }
@@ -67,17 +71,25 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
 export type InventoryWriter = ReturnType<typeof createInventoryWriter>;
 
 /** The write itself, in the caller's transaction (order edits reuse it). */
-export async function apply(tx: Queryable, gateway: PlatformGateway, write: InventoryWrite): Promise<InventoryResult[]> {
+export async function applyInventoryWrite(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  write: InventoryWrite,
+): Promise<InventoryResult[]> {
   const { shopId, locationId } = write;
   if (!(await findLocation(tx, shopId, locationId))) throw errors.notFound('location', locationId);
   const ids = write.entries.map((e) => e.variantId);
   const variants = await findVariantsByIds(tx, shopId, ids);
   const unknown = ids.filter((id) => !variants.has(id));
   if (unknown.length) {
-    throw new AppError('not_found', `No variant ${unknown.map((id) => `'${id}'`).join(', ')} is configured for this shop.`, {
-      resource: 'variant',
-      ids: unknown,
-    });
+    throw new AppError(
+      'not_found',
+      `No variant ${unknown.map((id) => `'${id}'`).join(', ')} is configured for this shop.`,
+      {
+        resource: 'variant',
+        ids: unknown,
+      },
+    );
   }
   const issues: ValidationIssue[] = [];
   for (const entry of write.entries) {
@@ -91,7 +103,12 @@ export async function apply(tx: Queryable, gateway: PlatformGateway, write: Inve
   }
   if (issues.length) throw errors.validation(issues, 'body');
 
-  const locked = await lockLevels(tx, shopId, locationId, write.entries.map((e) => ({ variantId: e.variantId, unit: variants.get(e.variantId)!.unit })));
+  const locked = await lockLevels(
+    tx,
+    shopId,
+    locationId,
+    write.entries.map((e) => ({ variantId: e.variantId, unit: variants.get(e.variantId)!.unit })),
+  );
   const ledger: LedgerEntry[] = [];
   const platformWrites: { locationId: string; variantId: string; available: number }[] = [];
   const results = write.entries.map((entry): InventoryResult => {
@@ -138,5 +155,9 @@ async function syncPlatform(
   const changed = writes
     .map((w) => ({ ...w, expected: now.get(`${w.locationId}/${w.variantId}`) ?? null }))
     .filter((w) => w.expected !== w.available);
-  await gateway.setLevels(tx, shopId, changed.map(({ locationId, variantId, available, expected }) => ({ locationId, variantId, available, expected })));
+  await gateway.setLevels(
+    tx,
+    shopId,
+    changed.map(({ locationId, variantId, available, expected }) => ({ locationId, variantId, available, expected })),
+  );
 }
