@@ -105,7 +105,7 @@ async function readState(db: Db, shopId: string, variantId: string) {
 
 describe.each(testDrivers())('inventory properties on $name', ({ name, create }) => {
   let db: Db;
-  const numRuns = name === 'pglite' ? 25 : 60;
+  const numRuns = name === 'pglite' ? 25 : 100;
 
   beforeAll(async () => {
     db = await create();
@@ -114,89 +114,85 @@ describe.each(testDrivers())('inventory properties on $name', ({ name, create })
     await db?.close();
   });
 
-  it(
-    'when random adjustments and levels in compatible units are applied, then totals, platform split, ledger and response match an exact model after every step',
-    async () => {
-      const writeInventory = createInventoryWriter({ db, gateway: createLocalGateway() });
+  it('when random adjustments and levels in compatible units are applied, then totals, platform split, ledger and response match an exact model after every step', async () => {
+    const writeInventory = createInventoryWriter({ db, gateway: createLocalGateway() });
 
-      await fc.assert(
-        fc.asyncProperty(runArb, async ({ variants, steps }) => {
-          const shopId = await seedVariants(db);
-          const model = new Map<string, Dec>(variants.map((v) => [v.id, new Dec(0)]));
-          const touched = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(runArb, async ({ variants, steps }) => {
+        const shopId = await seedVariants(db);
+        const model = new Map<string, Dec>(variants.map((v) => [v.id, new Dec(0)]));
+        const touched = new Set<string>();
 
-          for (const [index, step] of steps.entries()) {
-            const field = step.operation === 'adjustment' ? 'delta' : 'quantity';
-            const entries = step.entries.map((e, i) => ({
-              variantId: variants[e.variant]!.id,
-              value: Number(e.value),
-              unit: e.unit,
-              path: `/${step.operation === 'adjustment' ? 'adjustments' : 'levels'}/${i}`,
-              field: field as 'delta' | 'quantity',
-            }));
-            const key = `prop-${index}-${randomUUID()}`;
-            const response = await writeInventory(
-              {
+        for (const [index, step] of steps.entries()) {
+          const field = step.operation === 'adjustment' ? 'delta' : 'quantity';
+          const entries = step.entries.map((e, i) => ({
+            variantId: variants[e.variant]!.id,
+            value: Number(e.value),
+            unit: e.unit,
+            path: `/${step.operation === 'adjustment' ? 'adjustments' : 'levels'}/${i}`,
+            field: field as 'delta' | 'quantity',
+          }));
+          const key = `prop-${index}-${randomUUID()}`;
+          const response = await writeInventory(
+            {
+              shopId,
+              operation: step.operation,
+              locationId: LOCATION,
+              entries,
+              requestId: `req-${key}`,
+              idempotency: {
                 shopId,
-                operation: step.operation,
-                locationId: LOCATION,
-                entries,
-                requestId: `req-${key}`,
-                idempotency: {
-                  shopId,
-                  key,
-                  fingerprint: requestFingerprint('POST', '/property', { entries }),
-                  retentionHours: 24,
-                },
+                key,
+                fingerprint: requestFingerprint('POST', '/property', { entries }),
+                retentionHours: 24,
               },
-              (data) => JSON.stringify(data),
-            );
-            expect(response.status).toBe(200);
-            expect(response.replayed).toBe(false);
-            const results = JSON.parse(response.body).results as InventoryResult[];
-            expect(results.map((r) => r.variantId)).toEqual(entries.map((e) => e.variantId));
+            },
+            (data) => JSON.stringify(data),
+          );
+          expect(response.status).toBe(200);
+          expect(response.replayed).toBe(false);
+          const results = JSON.parse(response.body).results as InventoryResult[];
+          expect(results.map((r) => r.variantId)).toEqual(entries.map((e) => e.variantId));
 
-            // The model: the same conversion rule, then add or replace, exactly.
-            for (const [i, entry] of entries.entries()) {
-              const variant = variants.find((v) => v.id === entry.variantId)!;
-              const value = convertForStorage(decimalFromJson(entry.value), entry.unit, variant.unit);
-              const before = model.get(variant.id)!;
-              const after = step.operation === 'adjustment' ? before.plus(value) : value;
-              model.set(variant.id, after);
-              touched.add(variant.id);
-              const result = results[i]!;
-              expect(result.status).toBe('updated');
-              expect(result.previousQuantity).toEqual({ value: Number(toPlainString(before)), unit: variant.unit });
-              expect(result.quantity).toEqual({ value: Number(toPlainString(after)), unit: variant.unit });
-            }
-
-            // Every variant of the run, touched in this step or not.
-            for (const variant of variants) {
-              const state = await readState(db, shopId, variant.id);
-              const expected = model.get(variant.id)!;
-              if (!touched.has(variant.id)) {
-                expect(state).toEqual({ total: undefined, available: undefined, ledgerSum: null, ledgerRows: 0 });
-                continue;
-              }
-              const context = `variant ${variant.id} (${variant.unit}/${variant.unitValue}) after step ${index}`;
-              expect(state.total, context).toBeDefined();
-              const total = new Dec(state.total!);
-              expect(toPlainString(total), context).toBe(toPlainString(expected));
-
-              const unitValue = new Dec(variant.unitValue);
-              const integer = expected.div(unitValue).floor();
-              expect(state.available, context).toBe(toPlainString(integer));
-              const fraction = total.minus(new Dec(state.available!).times(unitValue));
-              expect(fraction.gte(0) && fraction.lt(unitValue), `${context}: fraction ${fraction}`).toBe(true);
-
-              expect(state.ledgerSum, context).not.toBeNull();
-              expect(new Dec(state.ledgerSum!).eq(total), `${context}: ledger sum ${state.ledgerSum}`).toBe(true);
-            }
+          // The model: the same conversion rule, then add or replace, exactly.
+          for (const [i, entry] of entries.entries()) {
+            const variant = variants.find((v) => v.id === entry.variantId)!;
+            const value = convertForStorage(decimalFromJson(entry.value), entry.unit, variant.unit);
+            const before = model.get(variant.id)!;
+            const after = step.operation === 'adjustment' ? before.plus(value) : value;
+            model.set(variant.id, after);
+            touched.add(variant.id);
+            const result = results[i]!;
+            expect(result.status).toBe('updated');
+            expect(result.previousQuantity).toEqual({ value: Number(toPlainString(before)), unit: variant.unit });
+            expect(result.quantity).toEqual({ value: Number(toPlainString(after)), unit: variant.unit });
           }
-        }),
-        { numRuns },
-      );
-    },
-    120_000,
-  );
+
+          // Every variant of the run, touched in this step or not.
+          for (const variant of variants) {
+            const state = await readState(db, shopId, variant.id);
+            const expected = model.get(variant.id)!;
+            if (!touched.has(variant.id)) {
+              expect(state).toEqual({ total: undefined, available: undefined, ledgerSum: null, ledgerRows: 0 });
+              continue;
+            }
+            const context = `variant ${variant.id} (${variant.unit}/${variant.unitValue}) after step ${index}`;
+            expect(state.total, context).toBeDefined();
+            const total = new Dec(state.total!);
+            expect(toPlainString(total), context).toBe(toPlainString(expected));
+
+            const unitValue = new Dec(variant.unitValue);
+            const integer = expected.div(unitValue).floor();
+            expect(state.available, context).toBe(toPlainString(integer));
+            const fraction = total.minus(new Dec(state.available!).times(unitValue));
+            expect(fraction.gte(0) && fraction.lt(unitValue), `${context}: fraction ${fraction}`).toBe(true);
+
+            expect(state.ledgerSum, context).not.toBeNull();
+            expect(new Dec(state.ledgerSum!).eq(total), `${context}: ledger sum ${state.ledgerSum}`).toBe(true);
+          }
+        }
+      }),
+      { numRuns },
+    );
+  }, 120_000);
 });

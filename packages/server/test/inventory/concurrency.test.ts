@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dec, decimalFromJson, toPlainString } from '../../src/domain/decimal.js';
+import { convertForStorage } from '../../src/domain/units.js';
+import type { RunningServer } from '../../src/main.js';
+import type { Db } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
+import { openPostgres } from '../../src/store/pg-driver.js';
+import { createPostgresDatabase, testDrivers } from '../support/databases.js';
+import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+
+const LOCATION = '70001';
+/** Ten variants whose numeric order differs from their byte order, so "sorted" is not accidental. */
+const BATCH_IDS = ['8', '9', '10', '11', '99', '100', '123', '5000', '60001', '700002'];
+const SINGLE_ID = '2001';
+
+type Answer = Awaited<ReturnType<typeof call>>;
+
+/** One shop: variant 2001 (kg per 1) and the ten batch variants (kg per 0.25). */
+async function seedConcurrencyShop(db: Db) {
+  return seedShop(
+    db,
+    shopFixture({
+      products: [
+        { id: '1001', title: 'Single', measurementType: 'weight', variants: [variantFixture(SINGLE_ID, 'kg', 1)] },
+        {
+          id: '1002',
+          title: 'Batch',
+          measurementType: 'weight',
+          variants: BATCH_IDS.map((id) => variantFixture(id, 'kg', 0.25)),
+        },
+      ],
+    }),
+  );
+}
+
+/** The i-th writer's delta: exact decimals of both signs, in kg or g (g→kg is exact). */
+function deltaOf(i: number): { value: number; unit: string } {
+  const sign = i % 4 === 3 ? '-' : '';
+  const text = `${sign}${i % 7}.${String((i * 7919) % 1000).padStart(3, '0')}${i % 3}`;
+  return { value: Number(text), unit: i % 5 === 0 ? 'g' : 'kg' };
+}
+
+function inKg(delta: { value: number; unit: string }): Dec {
+  return convertForStorage(decimalFromJson(delta.value), delta.unit, 'kg');
+}
+
+function adjust(
+  server: RunningServer,
+  key: string,
+  idempotencyKey: string,
+  adjustments: { variantId: string; delta: { value: number; unit: string } }[],
+): Promise<Answer> {
+  return call(server, '/api/v1/inventory/adjustments', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify({ locationId: LOCATION, adjustments }),
+  });
+}
+
+function expectAllOk(answers: Answer[]) {
+  const bad = answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.text}`);
+  expect(bad).toEqual([]);
+}
+
+/**
+ * The level's total, platform integer and ledger, checked for internal consistency: ledger
+ * deltas sum to the total, each row's `before` is the previous row's `after` (a lost update
+ * would show two rows starting from the same value), and the platform shows floor(total / unitValue).
+ */
+async function expectLevel(db: Db, shopId: string, variantId: string, unitValue: string, expected: Dec, rows: number) {
+  const level = await db.query<{ total: string }>(
+    'SELECT total FROM inventory_levels WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3',
+    [shopId, LOCATION, variantId],
+  );
+  const platform = await db.query<{ available: string }>(
+    'SELECT available FROM local_platform_levels WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3',
+    [shopId, LOCATION, variantId],
+  );
+  const ledger = await db.query<{ before: string; after: string; delta: string }>(
+    `SELECT quantity_before AS before, quantity_after AS after, delta FROM inventory_ledger
+     WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 ORDER BY id`,
+    [shopId, LOCATION, variantId],
+  );
+  const context = `variant ${variantId}`;
+  expect(toPlainString(new Dec(level.rows[0]!.total)), context).toBe(toPlainString(expected));
+  expect(ledger.rows.length, context).toBe(rows);
+  const sum = ledger.rows.reduce((acc, r) => acc.plus(r.delta), new Dec(0));
+  expect(toPlainString(sum), context).toBe(toPlainString(expected));
+  const chain = ledger.rows.map((r, i) => ({
+    i,
+    before: toPlainString(new Dec(r.before)),
+    previousAfter: i === 0 ? '0' : toPlainString(new Dec(ledger.rows[i - 1]!.after)),
+  }));
+  expect(
+    chain.filter((c) => c.before !== c.previousAfter),
+    `${context}: ledger chain`,
+  ).toEqual([]);
+  expect(platform.rows[0]?.available, context).toBe(toPlainString(expected.div(unitValue).floor()));
+}
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on PostgreSQL', () => {
+  const POOL = 40;
+  let database: { url: string; drop(): Promise<void> };
+  let dbA: Db;
+  let dbB: Db;
+  let serverA: RunningServer;
+  let serverB: RunningServer;
+
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    dbA = await openPostgres({ connectionString: database.url, max: POOL });
+    await migrate(dbA);
+    // A second instance: its own pool on the same database, its own server.
+    dbB = await openPostgres({ connectionString: database.url, max: POOL });
+    serverA = await startTestServer(dbA);
+    serverB = await startTestServer(dbB);
+  });
+
+  afterAll(async () => {
+    await serverA?.close();
+    await serverB?.close();
+    await dbA?.close();
+    await dbB?.close();
+    await database?.drop();
+  });
+
+  it('when 32 writers adjust one variant at once, then every delta is applied exactly once', async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    const deltas = Array.from({ length: 32 }, (_, i) => deltaOf(i));
+
+    const answers = await Promise.all(
+      deltas.map((delta, i) => adjust(serverA, key, `one-${i}-${randomUUID()}`, [{ variantId: SINGLE_ID, delta }])),
+    );
+
+    expectAllOk(answers);
+    const expected = deltas.reduce((acc, d) => acc.plus(inKg(d)), new Dec(0));
+    await expectLevel(dbA, shopId, SINGLE_ID, '1', expected, 32);
+  });
+
+  it('when 48 writers split across two app instances on one database adjust one variant, then no update is lost', async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    const deltas = Array.from({ length: 48 }, (_, i) => deltaOf(i + 100));
+
+    const answers = await Promise.all(
+      deltas.map((delta, i) =>
+        adjust(i % 2 ? serverB : serverA, key, `two-${i}-${randomUUID()}`, [{ variantId: SINGLE_ID, delta }]),
+      ),
+    );
+
+    expectAllOk(answers);
+    const expected = deltas.reduce((acc, d) => acc.plus(inKg(d)), new Dec(0));
+    await expectLevel(dbB, shopId, SINGLE_ID, '1', expected, 48);
+  });
+
+  it('when 20 ten-variant batches in opposite orders run at once on two instances, then none deadlocks and each applies whole', async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    const requests = Array.from({ length: 20 }, (_, r) => {
+      const order = r % 2 ? [...BATCH_IDS].reverse() : BATCH_IDS;
+      return {
+        idempotencyKey: `batch-${r}-${randomUUID()}`,
+        server: r % 4 < 2 ? serverA : serverB,
+        adjustments: order.map((variantId, v) => ({ variantId, delta: deltaOf(r * 10 + v) })),
+      };
+    });
+
+    const answers = await Promise.all(requests.map((q) => adjust(q.server, key, q.idempotencyKey, q.adjustments)));
+
+    expectAllOk(answers);
+    for (const [r, answer] of answers.entries()) {
+      expect(answer.body.data.results.map((x: { variantId: string }) => x.variantId)).toEqual(
+        requests[r]!.adjustments.map((a) => a.variantId),
+      );
+    }
+    const perKey = await dbA.query<{ idempotency_key: string; n: string }>(
+      `SELECT idempotency_key, count(*)::text AS n FROM inventory_ledger WHERE shop_id = $1 GROUP BY idempotency_key`,
+      [shopId],
+    );
+    expect(Object.fromEntries(perKey.rows.map((row) => [row.idempotency_key, Number(row.n)]))).toEqual(
+      Object.fromEntries(requests.map((q) => [q.idempotencyKey, BATCH_IDS.length])),
+    );
+    for (const variantId of BATCH_IDS) {
+      const expected = requests.reduce(
+        (acc, q) => acc.plus(inKg(q.adjustments.find((a) => a.variantId === variantId)!.delta)),
+        new Dec(0),
+      );
+      await expectLevel(dbA, shopId, variantId, '0.25', expected, requests.length);
+    }
+  });
+
+  it('when failing batches (an unknown variant or a wrong unit last) race with good ones, then the failures leave nothing behind', async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    const good = Array.from({ length: 12 }, (_, r) => ({
+      idempotencyKey: `good-${r}-${randomUUID()}`,
+      adjustments: (r % 2 ? [...BATCH_IDS].reverse() : BATCH_IDS).map((variantId, v) => ({
+        variantId,
+        delta: deltaOf(r * 10 + v + 7),
+      })),
+    }));
+    const failing = Array.from({ length: 12 }, (_, r) => ({
+      idempotencyKey: `bad-${r}-${randomUUID()}`,
+      unknown: r % 2 === 0,
+      adjustments: [
+        ...(r % 3 ? [...BATCH_IDS].reverse() : BATCH_IDS).map((variantId) => ({
+          variantId,
+          delta: { value: 1000, unit: 'kg' },
+        })),
+        r % 2 === 0
+          ? { variantId: '987654321', delta: { value: 1, unit: 'kg' } }
+          : { variantId: SINGLE_ID, delta: { value: 1, unit: 'm' } },
+      ],
+    }));
+    const all = [
+      ...good.map((q) => ({ ...q, expected: [200, undefined] })),
+      ...failing.map((q) => ({ ...q, expected: q.unknown ? [404, 'not_found'] : [400, 'bad_request'] })),
+    ];
+    // Interleave so failures start between successes.
+    all.sort((a, b) => a.idempotencyKey.slice(-6).localeCompare(b.idempotencyKey.slice(-6)));
+
+    const answers = await Promise.all(
+      all.map((q, i) => adjust(i % 2 ? serverB : serverA, key, q.idempotencyKey, q.adjustments)),
+    );
+
+    for (const [i, q] of all.entries()) {
+      expect([answers[i]!.status, answers[i]!.body?.error?.code], answers[i]!.text).toEqual(q.expected);
+    }
+    const failedKeys = failing.map((q) => q.idempotencyKey);
+    const leaked = await dbA.query(
+      'SELECT idempotency_key FROM inventory_ledger WHERE shop_id = $1 AND idempotency_key = ANY($2::text[])',
+      [shopId, failedKeys],
+    );
+    expect(leaked.rows).toEqual([]);
+    const single = await dbA.query('SELECT total FROM inventory_levels WHERE shop_id = $1 AND variant_id = $2', [
+      shopId,
+      SINGLE_ID,
+    ]);
+    expect(single.rows).toEqual([]);
+    for (const variantId of BATCH_IDS) {
+      const expected = good.reduce(
+        (acc, q) => acc.plus(inKg(q.adjustments.find((a) => a.variantId === variantId)!.delta)),
+        new Dec(0),
+      );
+      await expectLevel(dbA, shopId, variantId, '0.25', expected, good.length);
+    }
+  });
+});
+
+describe.each(testDrivers().filter((d) => d.name === 'pglite'))(
+  'concurrent inventory writes on $name',
+  ({ create }) => {
+    let db: Db;
+    let server: RunningServer;
+
+    beforeAll(async () => {
+      db = await create();
+      server = await startTestServer(db);
+    });
+    afterAll(async () => {
+      await server?.close();
+      await db?.close();
+    });
+
+    it('when 32 HTTP writers adjust one variant at once, then every delta is applied exactly once', async () => {
+      const { key, shopId } = await seedConcurrencyShop(db);
+      const deltas = Array.from({ length: 32 }, (_, i) => deltaOf(i + 500));
+
+      const answers = await Promise.all(
+        deltas.map((delta, i) => adjust(server, key, `pglite-${i}-${randomUUID()}`, [{ variantId: SINGLE_ID, delta }])),
+      );
+
+      expectAllOk(answers);
+      const expected = deltas.reduce((acc, d) => acc.plus(inKg(d)), new Dec(0));
+      await expectLevel(db, shopId, SINGLE_ID, '1', expected, 32);
+    });
+  },
+);
