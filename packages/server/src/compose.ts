@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createCursorCodec } from './domain/cursor.js';
+import type { PlatformGateway } from './platform/gateway.js';
 import { createLocalGateway } from './platform/local/local-gateway.js';
 import { createAuthenticator } from './services/api-keys.js';
 import { createAppSettingsService } from './services/app-settings.js';
@@ -17,6 +18,8 @@ export interface ServiceOptions {
   productCacheSeconds: number;
   /** How long idempotency keys are remembered before the reaper deletes them. */
   idempotencyRetentionHours: number;
+  /** The platform gateway; the embedded `local` one when not given (tests pass a failing one). */
+  gateway?: PlatformGateway;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ServiceOptions {
  */
 export async function composeServices(db: Db, logger: Logger, options: ServiceOptions) {
   const cacheTtlMs = options.productCacheSeconds * 1000;
-  const gateway = createLocalGateway();
+  const gateway = options.gateway ?? createLocalGateway();
   // On PostgreSQL several instances may share the store, and a revoked key must fail on all of
   // them at once: keys are checked against the database on every request. PGlite has a single
   // process (CLI commands are forwarded to it), where NOTIFY arrives before the next request.

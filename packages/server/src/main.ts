@@ -4,6 +4,7 @@ import { composeServices, type Services } from './compose.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import type { RateLimitStore } from './http/plugins/rate-limit.js';
+import type { PlatformGateway } from './platform/gateway.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { openDb } from './store/open-db.js';
@@ -24,6 +25,8 @@ export async function startServer(options: {
   config: Config;
   logger: Logger;
   db?: Db;
+  /** The platform gateway; defaults to the embedded `local` one (tests pass a failing one). */
+  gateway?: PlatformGateway;
   /** Routes that need the services but are not part of the public app (the CLI hand-off). */
   extraRoutes?: (services: Services) => FastifyPluginAsync;
 }): Promise<RunningServer> {
@@ -47,6 +50,7 @@ export async function startServer(options: {
   const services = await composeServices(db, logger, {
     productCacheSeconds: config.productCacheSeconds,
     idempotencyRetentionHours: config.idempotencyRetentionHours,
+    gateway: options.gateway,
   });
   const app = await buildApp({ ...services, logger, bodyLimit: config.bodyLimit, rateLimitStore });
   if (options.extraRoutes) await app.register(options.extraRoutes(services));

@@ -118,6 +118,14 @@ export async function applyInventoryWrite(
     const value = convertForStorage(decimalFromJson(entry.value), entry.unit, variant.unit);
     const unitValue = new Dec(variant.unitValue);
     const plan = planLevel(write.operation, before, value, unitValue);
+    // The platform's level is a whole number it stores as a 64-bit integer and the gateway
+    // passes as a JS number: a total beyond that is bad input (400), not a database error (500).
+    if (plan.platformInteger.abs().gt(Number.MAX_SAFE_INTEGER)) {
+      issues.push({
+        path: `${entry.path}/${entry.field}/value`,
+        message: `the resulting level of variant ${variant.id} is out of range; its whole-unit part must stay within ±${Number.MAX_SAFE_INTEGER}`,
+      });
+    }
     ledger.push({
       shopId,
       locationId,
@@ -138,6 +146,7 @@ export async function applyInventoryWrite(
       quantity: { value: toJsonNumber(plan.after), unit: variant.unit },
     };
   });
+  if (issues.length) throw errors.validation(issues, 'body');
   await writeLevelsWithLedger(tx, ledger);
   await syncPlatform(tx, gateway, shopId, platformWrites);
   return results;
