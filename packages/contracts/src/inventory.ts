@@ -20,7 +20,10 @@ export const AdjustmentsBody = Type.Object(
       description: '1 to 100 entries, one per variant.',
     }),
   },
-  { ...closed, examples: [{ locationId: '70001', adjustments: [{ variantId: '2001', delta: { value: -0.25, unit: 'kg' } }] }] },
+  {
+    ...closed,
+    examples: [{ locationId: '70001', adjustments: [{ variantId: '2001', delta: { value: -0.25, unit: 'kg' } }] }],
+  },
 );
 export type AdjustmentsBody = Static<typeof AdjustmentsBody>;
 
@@ -38,7 +41,10 @@ export const LevelsBody = Type.Object(
       { minItems: 1, maxItems: 100, description: '1 to 100 entries, one per variant.' },
     ),
   },
-  { ...closed, examples: [{ locationId: '70001', levels: [{ variantId: '2001', quantity: { value: 12.5, unit: 'kg' } }] }] },
+  {
+    ...closed,
+    examples: [{ locationId: '70001', levels: [{ variantId: '2001', quantity: { value: 12.5, unit: 'kg' } }] }],
+  },
 );
 export type LevelsBody = Static<typeof LevelsBody>;
 
