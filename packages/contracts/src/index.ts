@@ -4,3 +4,6 @@ export * from './errors.js';
 export * from './ids.js';
 export * from './settings.js';
 export * from './inventory.js';
+export * from './units.js';
+export * from './svc-data.js';
+export * from './orders.js';

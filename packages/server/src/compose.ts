@@ -9,6 +9,8 @@ import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
+import { createOrderEditor } from './services/orders/edit-order.js';
+import { createOrderReader } from './services/orders/read-order.js';
 import { createShopDirectory } from './services/shop-directory.js';
 import type { Db, Unlisten } from './store/db.js';
 import { serverSecret } from './store/repositories/server-secrets.js';
@@ -48,6 +50,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     appSettings.invalidate(shopId);
   };
   const writeInventory = createInventoryWriter({ db, gateway });
+  const readOrder = createOrderReader({ db, gateway, shops });
+  const editOrder = createOrderEditor({ db, gateway });
   const reaper = startIdempotencyReaper({ db, logger, retentionHours: options.idempotencyRetentionHours });
 
   const unlisten: Unlisten[] = [
@@ -64,6 +68,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     catalog,
     appSettings,
     writeInventory,
+    readOrder,
+    editOrder,
     idempotencyRetentionHours: options.idempotencyRetentionHours,
     /** Drops every cache at once, for changes made in this process. */
     invalidateAll() {

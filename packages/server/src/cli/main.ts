@@ -14,6 +14,7 @@ usage:
   tare keys create --shop DOMAIN [--name NAME] [--expires-at ISO-8601]
   tare keys list [--shop DOMAIN]
   tare keys revoke KEY_ID
+  tare addon enable|disable --shop DOMAIN   switch the shop's order-editing add-on
   tare demo                          load the demo shop and print a new demo key
 
 environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL (see README)`;

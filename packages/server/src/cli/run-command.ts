@@ -3,7 +3,7 @@ import { createLocalGateway } from '../platform/local/local-gateway.js';
 import { migrate } from '../store/migrate.js';
 import { openDb } from '../store/open-db.js';
 import type { CommandIo, StoreCommand } from './command.js';
-import { readServerHandle } from './server-handle.js';
+import { awaitServerHandle } from './server-handle.js';
 
 /**
  * Runs a store command: on PostgreSQL, or on a PGlite data dir no server holds, it opens the
@@ -17,7 +17,7 @@ export async function runStoreCommand(
   io: CommandIo,
   input?: string,
 ): Promise<number> {
-  const handle = config.databaseUrl ? undefined : readServerHandle(config.dataDir);
+  const handle = config.databaseUrl ? undefined : await awaitServerHandle(config.dataDir);
   if (handle) return forward(handle, name, args, io, input);
   const db = await openDb(config);
   try {

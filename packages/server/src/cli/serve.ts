@@ -22,6 +22,13 @@ export async function serve(config: Config): Promise<void> {
   if (running) {
     throw new Error(`Another Tare server (pid ${running.pid}, ${running.url}) is using ${config.dataDir}.`);
   }
+  const token = newHandleToken();
+  // Claim the data dir before opening it: CLI commands wait for this server instead.
+  if (embedded) {
+    writeServerHandle(config.dataDir, { pid: process.pid, url: null, token });
+    // Also when start-up fails (port taken, bad store): the claim leaves with the process.
+    process.once('exit', () => removeServerHandle(config.dataDir));
+  }
   const logger = createLogger(config.logLevel);
   const db = await openDb(config);
   const applied = await migrate(db);
@@ -32,7 +39,6 @@ export async function serve(config: Config): Promise<void> {
     firstRunKey = (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token;
   }
 
-  const token = newHandleToken();
   const server = await startServer({
     config,
     logger,

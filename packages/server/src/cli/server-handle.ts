@@ -9,7 +9,8 @@ import path from 'node:path';
  */
 export interface ServerHandle {
   pid: number;
-  url: string;
+  /** Null while the server is starting: it owns the data dir but does not answer yet. */
+  url: string | null;
   token: string;
 }
 
@@ -31,6 +32,25 @@ export function readServerHandle(dataDir: string): ServerHandle | undefined {
     return handle.pid !== process.pid && isAlive(handle.pid) ? handle : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The handle of a live server, waiting while it starts (it claims the data dir before opening
+ * it, so a command never opens the store beside a starting server).
+ */
+export async function awaitServerHandle(
+  dataDir: string,
+  timeoutMs = 60_000,
+): Promise<(ServerHandle & { url: string }) | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const handle = readServerHandle(dataDir);
+    if (!handle) return undefined;
+    if (handle.url) return { ...handle, url: handle.url };
+    if (Date.now() > deadline)
+      throw new Error(`The Tare server (pid ${handle.pid}) on ${dataDir} did not finish starting.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -5,6 +5,8 @@ import type { AppSettingsService } from '../services/app-settings.js';
 import type { CatalogService } from '../services/catalog.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
+import type { OrderEditor } from '../services/orders/edit-order.js';
+import type { OrderReader } from '../services/orders/read-order.js';
 import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Db } from '../store/db.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -15,6 +17,7 @@ import { requestIdFor } from './request-id.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
 import { inventoryRoutes } from './routes/inventory.js';
+import { orderRoutes } from './routes/orders.js';
 import { registerMetrics } from './routes/metrics.js';
 import { productRoute } from './routes/products.js';
 import { variantRoute } from './routes/variants.js';
@@ -31,6 +34,8 @@ export interface AppDeps {
   appSettings: AppSettingsService;
   rateLimitStore: RateLimitStore;
   writeInventory: InventoryWriter;
+  readOrder: OrderReader;
+  editOrder: OrderEditor;
   idempotencyRetentionHours: number;
 }
 
@@ -63,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(productRoute(deps));
       await api.register(variantRoute(deps));
       await api.register(inventoryRoutes(deps));
+      await api.register(orderRoutes(deps));
     },
     { prefix: '/api/v1' },
   );

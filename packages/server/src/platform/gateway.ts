@@ -7,8 +7,38 @@ export interface PlatformLevel {
   available: number;
 }
 
+export interface PlatformOrder {
+  id: string;
+  status: 'open' | 'closed' | 'cancelled';
+  locationId: string;
+  lineItems: PlatformLineItem[];
+}
+
+export interface PlatformLineItem {
+  id: string;
+  productId: string | null;
+  variantId: string | null;
+  quantity: number;
+  /** Unit price as charged: exact decimal text in the shop's currency. */
+  price: string;
+  fulfilled: boolean;
+  properties: { name: string; value: string }[];
+}
+
+/** A change to one line: its new state, or `remove` (quantity 0 removes the line). */
+export type LineItemChange =
+  | { lineItemId: string; remove: true }
+  | {
+      lineItemId: string;
+      remove?: false;
+      variantId: string | null;
+      quantity: number;
+      price: string;
+      properties: PlatformLineItem['properties'];
+    };
+
 /**
- * The port through which Tare reads and writes the platform's integer inventory. `setLevels`
+ * The port through which Tare reads and writes the platform's integer inventory and orders. `setLevels`
  * is a compare-and-set: each write names the value it expects to replace (null when the
  * platform has no level yet), so a concurrent change on the platform is detected, not lost.
  * `tx` lets the embedded platform write in Tare's own transaction; remote adapters ignore it.
@@ -21,6 +51,21 @@ export interface PlatformGateway {
     keys: { locationId: string; variantId: string }[],
   ): Promise<PlatformLevel[]>;
   setLevels(tx: Queryable, shopId: string, writes: (PlatformLevel & { expected: number | null })[]): Promise<void>;
+  /** The order, locked against concurrent edits for `tx` when `forUpdate`; undefined if unknown. */
+  readOrder(
+    tx: Queryable,
+    shopId: string,
+    orderId: string,
+    options?: { forUpdate?: boolean },
+  ): Promise<PlatformOrder | undefined>;
+  /** Applies line changes as one edit; adapters that can pass `notifyCustomer` and `staffNote` on do so. */
+  editOrder(
+    tx: Queryable,
+    shopId: string,
+    orderId: string,
+    changes: LineItemChange[],
+    options: { notifyCustomer: boolean; staffNote?: string },
+  ): Promise<void>;
 }
 
 export class PlatformUnavailableError extends Error {

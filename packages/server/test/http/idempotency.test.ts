@@ -111,8 +111,8 @@ function flakyGateway() {
   const local = createLocalGateway();
   const state = { failing: false, failures: 0 };
   const gateway: PlatformGateway = {
+    ...local,
     name: 'flaky',
-    readLevels: (tx, shopId, keys) => local.readLevels(tx, shopId, keys),
     async setLevels(tx, shopId, writes) {
       if (state.failing) {
         state.failures++;

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../store/db.js';
 import { type PlatformGateway, type PlatformLevel, PlatformUnavailableError } from '../gateway.js';
+import { deleteLineItem, readLocalOrder, touchOrder, updateLineItem } from './orders-repository.js';
 
 /** The embedded platform: its integer levels live in Tare's database, written in Tare's transaction. */
 export function createLocalGateway(): PlatformGateway {
@@ -41,6 +42,17 @@ export function createLocalGateway(): PlatformGateway {
       if (rowCount !== writes.length) {
         throw new PlatformUnavailableError('A platform level changed concurrently; nothing was written.');
       }
+    },
+    readOrder(tx, shopId, orderId, options) {
+      return readLocalOrder(tx, shopId, orderId, options?.forUpdate ?? false);
+    },
+    // The embedded platform has no customers to notify; the edit history keeps both fields.
+    async editOrder(tx, shopId, orderId, changes) {
+      for (const change of changes) {
+        if (change.remove) await deleteLineItem(tx, shopId, change.lineItemId);
+        else await updateLineItem(tx, shopId, { id: change.lineItemId, ...change });
+      }
+      await touchOrder(tx, shopId, orderId);
     },
   };
 }

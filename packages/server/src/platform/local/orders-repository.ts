@@ -56,3 +56,70 @@ export async function upsertLineItem(db: Queryable, shopId: string, line: LocalL
   );
   return rowCount > 0;
 }
+
+interface LineRow {
+  id: string;
+  product_id: string | null;
+  variant_id: string | null;
+  quantity: number;
+  price: string;
+  fulfilled: boolean;
+  properties: { name: string; value: string }[];
+}
+
+export async function readLocalOrder(db: Queryable, shopId: string, orderId: string, forUpdate: boolean) {
+  const { rows } = await db.query<{ id: string; status: LocalOrder['status']; location_id: string }>(
+    `SELECT id, status, location_id FROM local_platform_orders WHERE shop_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [shopId, orderId],
+  );
+  const order = rows[0];
+  if (!order) return undefined;
+  const lines = await db.query<LineRow>(
+    `SELECT id, product_id, variant_id, quantity, price, fulfilled, properties FROM local_platform_line_items
+     WHERE shop_id = $1 AND order_id = $2 ORDER BY position, id`,
+    [shopId, orderId],
+  );
+  return {
+    id: order.id,
+    status: order.status,
+    locationId: order.location_id,
+    lineItems: lines.rows.map((l) => ({
+      id: l.id,
+      productId: l.product_id,
+      variantId: l.variant_id,
+      quantity: l.quantity,
+      price: l.price,
+      fulfilled: l.fulfilled,
+      properties: l.properties,
+    })),
+  };
+}
+
+export async function updateLineItem(
+  db: Queryable,
+  shopId: string,
+  line: {
+    id: string;
+    variantId: string | null;
+    quantity: number;
+    price: string;
+    properties: LocalLineItem['properties'];
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE local_platform_line_items SET variant_id = $3, quantity = $4, price = $5, properties = $6
+     WHERE shop_id = $1 AND id = $2`,
+    [shopId, line.id, line.variantId, line.quantity, line.price, JSON.stringify(line.properties)],
+  );
+}
+
+export async function deleteLineItem(db: Queryable, shopId: string, lineItemId: string): Promise<void> {
+  await db.query('DELETE FROM local_platform_line_items WHERE shop_id = $1 AND id = $2', [shopId, lineItemId]);
+}
+
+export async function touchOrder(db: Queryable, shopId: string, orderId: string): Promise<void> {
+  await db.query('UPDATE local_platform_orders SET updated_at = now() WHERE shop_id = $1 AND id = $2', [
+    shopId,
+    orderId,
+  ]);
+}

@@ -12,8 +12,11 @@ import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../i
 
 export interface InventoryEntry {
   variantId: string;
-  /** A finite JSON number: the delta of an adjustment or the absolute level of a set. */
-  value: number;
+  /**
+   * The delta of an adjustment or the absolute level of a set: a finite JSON number from a
+   * request, or an exact decimal computed by Tare (order edits).
+   */
+  value: number | Dec;
   unit: string;
   /** JSON pointer of the entry in the request, for error messages (e.g. `/adjustments/3`). */
   path: string;
@@ -115,7 +118,8 @@ export async function applyInventoryWrite(
     const variant = variants.get(entry.variantId)!;
     const level = locked.get(entry.variantId)!;
     const before = convertForStorage(new Dec(level.total), level.unit, variant.unit);
-    const value = convertForStorage(decimalFromJson(entry.value), entry.unit, variant.unit);
+    const exact = typeof entry.value === 'number' ? decimalFromJson(entry.value) : entry.value;
+    const value = convertForStorage(exact, entry.unit, variant.unit);
     const unitValue = new Dec(variant.unitValue);
     const plan = planLevel(write.operation, before, value, unitValue);
     // The platform's level is a whole number it stores as a 64-bit integer and the gateway

@@ -1,0 +1,55 @@
+import { type Static, Type } from 'typebox';
+import { MeasurementTypeSchema } from './catalog.js';
+import { PlatformId } from './ids.js';
+
+const closed = { additionalProperties: false } as const;
+
+export const OrderParams = Type.Object({ orderId: PlatformId }, closed);
+
+export const OrderItemSchema = Type.Object({
+  lineItemId: Type.String(),
+  productId: Type.Union([Type.String(), Type.Null()]),
+  variantId: Type.Union([Type.String(), Type.Null()]),
+  quantity: Type.Integer(),
+  measurement: Type.Object({ type: MeasurementTypeSchema, value: Type.Number(), unit: Type.String() }),
+  unitPrice: Type.String({ description: 'Formatted price per measurement unit, e.g. "$24.00 per kg".' }),
+});
+export type OrderItem = Static<typeof OrderItemSchema>;
+
+export const OrderEditBody = Type.Object(
+  {
+    edits: Type.Array(
+      Type.Object(
+        {
+          lineItemId: PlatformId,
+          quantity: Type.Optional(Type.Integer({ minimum: 0, description: '0 removes the line.' })),
+          measurement: Type.Optional(
+            Type.Object(
+              {
+                type: MeasurementTypeSchema,
+                value: Type.Number({ exclusiveMinimum: 0 }),
+                unit: Type.String({ minLength: 1, maxLength: 16 }),
+              },
+              closed,
+            ),
+          ),
+          variantId: Type.Optional(PlatformId),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+    notifyCustomer: Type.Optional(Type.Boolean()),
+    staffNote: Type.Optional(Type.String({ maxLength: 5000 })),
+  },
+  {
+    ...closed,
+    examples: [
+      {
+        edits: [{ lineItemId: '9001', measurement: { type: 'weight', value: 1.1, unit: 'kg' } }],
+        notifyCustomer: false,
+      },
+    ],
+  },
+);
+export type OrderEditBody = Static<typeof OrderEditBody>;

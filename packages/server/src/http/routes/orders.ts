@@ -1,0 +1,70 @@
+import { OrderEditBody, OrderParams } from '@tare/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { parseIdempotencyKey, requestFingerprint } from '../../domain/idempotency-key.js';
+import { AppError } from '../../errors.js';
+import type { OrderEditor } from '../../services/orders/edit-order.js';
+import type { OrderReader } from '../../services/orders/read-order.js';
+import { JSON_TYPE, success } from '../envelope.js';
+
+/**
+ * GET and PATCH /api/v1/orders/{orderId}. The spec's sample has `id` and `items` at the top
+ * level, so answers carry them there too, beside the envelope (PRODUCT.md §2).
+ */
+export function orderRoutes(deps: {
+  readOrder: OrderReader;
+  editOrder: OrderEditor;
+  idempotencyRetentionHours: number;
+}) {
+  const withTopLevel = (envelope: ReturnType<typeof success>, data: { id: string; items: unknown[] }) => ({
+    ...envelope,
+    id: data.id,
+    items: data.items,
+  });
+
+  return async (app: FastifyInstance) => {
+    app.get<{ Params: Static<typeof OrderParams> }>(
+      '/orders/:orderId',
+      { schema: { params: OrderParams } },
+      async (request) => {
+        const order = await deps.readOrder(request.principal.shopId, request.params.orderId);
+        return withTopLevel(success(request, order), order);
+      },
+    );
+
+    app.patch<{ Params: Static<typeof OrderParams>; Body: OrderEditBody }>(
+      '/orders/:orderId',
+      { schema: { params: OrderParams, body: OrderEditBody } },
+      async (request, reply) => {
+        const header = request.headers['idempotency-key'];
+        const key = parseIdempotencyKey(header);
+        if (header !== undefined && !key) {
+          throw new AppError('bad_request', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.', {
+            header: 'Idempotency-Key',
+          });
+        }
+        const { shopId, keyId } = request.principal;
+        const response = await deps.editOrder(
+          {
+            shopId,
+            keyId,
+            orderId: request.params.orderId,
+            body: request.body,
+            requestId: request.id,
+            idempotency: key
+              ? {
+                  shopId,
+                  key,
+                  fingerprint: requestFingerprint('PATCH', `/api/v1/orders/${request.params.orderId}`, request.body),
+                  retentionHours: deps.idempotencyRetentionHours,
+                }
+              : undefined,
+          },
+          (data) => JSON.stringify(withTopLevel(success(request, data), data as { id: string; items: unknown[] })),
+        );
+        if (response.replayed) reply.header('idempotency-replayed', 'true').header('x-request-id', response.requestId);
+        return reply.status(response.status).type(JSON_TYPE).send(response.body);
+      },
+    );
+  };
+}

@@ -1,0 +1,224 @@
+import { type OrderEditBody, serializeSvcData, type ValidationIssue, withMeasurement } from '@tare/contracts';
+import { Dec, toJsonNumber } from '../../domain/decimal.js';
+import { consumption, linePrice } from '../../domain/order-lines.js';
+import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js';
+import { AppError, errors } from '../../errors.js';
+import { type LineItemChange, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
+import type { Db, Queryable } from '../../store/db.js';
+import { insertOrderEdit } from '../../store/repositories/order-edits.js';
+import { findShopById } from '../../store/repositories/shops.js';
+import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
+import { applyInventoryWrite, type InventoryEntry } from '../inventory/write-inventory.js';
+import { type ManagedLine, managedLines, toOrderItem } from './managed-lines.js';
+import { variantUnitsOf } from './read-order.js';
+
+export interface OrderEdit {
+  shopId: string;
+  keyId: string;
+  orderId: string;
+  body: OrderEditBody;
+  requestId: string;
+  idempotency?: IdempotencyRequest;
+}
+
+type Variants = Awaited<ReturnType<typeof variantUnitsOf>>['variants'];
+
+/**
+ * PATCH /orders/{id}: validates every edit before applying any, then in one transaction
+ * rewrites the lines (`_svc_data` with unknown fields kept, price from the variant), books the
+ * change in measured consumption on the order's location (ledger `order_edit`, platform level
+ * following), and records the edit history. All or nothing.
+ */
+export function createOrderEditor(deps: { db: Db; gateway: PlatformGateway }) {
+  return async function editOrder(edit: OrderEdit, render: (data: unknown) => string): Promise<WriteResponse> {
+    try {
+      return await runIdempotent(deps.db, edit.idempotency, async (tx) => {
+        const data = await apply(tx, deps.gateway, edit);
+        return { status: 200, body: render(data), requestId: edit.requestId };
+      });
+    } catch (error) {
+      if (error instanceof PlatformUnavailableError) {
+        throw new AppError('platform_unavailable', 'The platform did not accept the order edit; nothing was changed.');
+      }
+      throw error;
+    }
+  };
+}
+export type OrderEditor = ReturnType<typeof createOrderEditor>;
+
+async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
+  const { shopId, orderId, body } = edit;
+  const order = await gateway.readOrder(tx, shopId, orderId, { forUpdate: true });
+  if (!order) throw errors.notFound('order', orderId);
+  const shop = await findShopById(tx, shopId);
+  if (!shop?.addonActive) {
+    throw new AppError('addon_inactive', "The shop's order-editing add-on is not active.", { orderId });
+  }
+  if (order.status !== 'open') {
+    throw new AppError('unprocessable', `Order ${orderId} is ${order.status} and cannot be edited.`, {
+      status: order.status,
+    });
+  }
+  const requested = body.edits.flatMap((e) => (e.variantId ? [e.variantId] : []));
+  const { variants } = await variantUnitsOf(tx, shopId, [...order.lineItems.map((l) => l.variantId), ...requested]);
+  const managed = new Map(
+    managedLines(order.lineItems, new Map([...variants.values()].map((v) => [v.id, v.unit]))).map((m) => [
+      m.line.id,
+      m,
+    ]),
+  );
+
+  const issues: ValidationIssue[] = [];
+  const planned = body.edits.map((e, i) => planEdit(e, i, managed, variants, shop.currency, issues));
+  if (issues.length) throw errors.validation(issues, 'body');
+  const fulfilled = planned.find((p) => p!.current.line.fulfilled);
+  if (fulfilled) {
+    throw new AppError('unprocessable', `Line ${fulfilled.current.line.id} is fulfilled and cannot be edited.`, {
+      lineItemId: fulfilled.current.line.id,
+    });
+  }
+  const plans = planned as NonNullable<(typeof planned)[number]>[];
+
+  await bookConsumption(tx, gateway, edit, order.locationId, plans, variants);
+  await gateway.editOrder(
+    tx,
+    shopId,
+    orderId,
+    plans.map((p) => p.change),
+    {
+      notifyCustomer: body.notifyCustomer ?? false,
+      staffNote: body.staffNote,
+    },
+  );
+  await insertOrderEdit(tx, {
+    shopId,
+    orderId,
+    apiKeyId: edit.keyId,
+    requestId: edit.requestId,
+    edits: body.edits,
+    notifyCustomer: body.notifyCustomer ?? false,
+    staffNote: body.staffNote ?? null,
+  });
+  const updated = await gateway.readOrder(tx, shopId, orderId);
+  const units = new Map([...variants.values()].map((v) => [v.id, v.unit]));
+  return { id: orderId, items: managedLines(updated!.lineItems, units).map((m) => toOrderItem(m, shop.currency)) };
+}
+
+interface Plan {
+  current: ManagedLine;
+  change: LineItemChange;
+  /** Consumption before and after, each in its variant's unit (null variant: none). */
+  before: { variantId: string | null; amount: Dec; unit: string };
+  after: { variantId: string | null; amount: Dec; unit: string };
+}
+
+function planEdit(
+  e: OrderEditBody['edits'][number],
+  index: number,
+  managed: Map<string, ManagedLine>,
+  variants: Variants,
+  currency: string,
+  issues: ValidationIssue[],
+): Plan | undefined {
+  const at = `/edits/${index}`;
+  const report = (path: string, message: string) => issues.push({ path: `${at}${path}`, message });
+  const current = managed.get(e.lineItemId);
+  if (!current)
+    return void report('/lineItemId', `line item '${e.lineItemId}' is not a service-managed line of this order`);
+  if (e.quantity === undefined && e.measurement === undefined && e.variantId === undefined) {
+    return void report('', 'the edit changes nothing: give quantity, measurement or variantId');
+  }
+  const { line, measurement } = current;
+  const type = measurement.type;
+  const variantId = e.variantId ?? line.variantId;
+  const variant = variantId ? variants.get(variantId) : undefined;
+  if (e.variantId !== undefined && (!variant || variant.productId !== line.productId)) {
+    return void report(
+      '/variantId',
+      `variant '${e.variantId}' is not a configured variant of product '${line.productId}'`,
+    );
+  }
+  if (e.measurement) {
+    if (e.measurement.type !== type)
+      return void report('/measurement/type', `must be '${type}', the product's measurement type`);
+    if (!isUnitOfType(e.measurement.unit, type)) {
+      return void report(
+        '/measurement/unit',
+        `unit '${e.measurement.unit}' is not a ${type} unit; use one of ${unitsOf(type).join(', ')}`,
+      );
+    }
+  }
+  const requestedValue = e.measurement ? new Dec(String(e.measurement.value)) : measurement.value;
+  const requestedUnit = e.measurement?.unit ?? measurement.unit;
+  // A managed line's unit is its variant's unit (_svc_data rule), so values are stored in it.
+  const unit = variant?.unit ?? requestedUnit;
+  const value = convertForStorage(requestedValue, requestedUnit, unit);
+  const quantity = e.quantity ?? line.quantity;
+  if (value.isZero()) return void report('/measurement/value', 'is too small to measure in the line unit');
+  const same =
+    quantity === line.quantity &&
+    variantId === line.variantId &&
+    value.eq(measurement.value) &&
+    unit === measurement.unit;
+  if (same) return void report('', 'the edit changes nothing: the line already has these values');
+
+  const before = {
+    variantId: line.variantId,
+    amount: consumption(line.quantity, measurement.value),
+    unit: measurement.unit,
+  };
+  const after = { variantId, amount: consumption(quantity, value), unit };
+  if (quantity === 0) return { current, change: { lineItemId: line.id, remove: true }, before, after };
+  const svcData = withMeasurement(current.svcData, { type, value: toJsonNumber(value), unit });
+  if (variant && svcData.unitMeasurement)
+    svcData.unitMeasurement = { ...svcData.unitMeasurement, unit: variant.unit, value: Number(variant.unitValue) };
+  const properties = line.properties.map((p) =>
+    p.name === '_svc_data' ? { name: p.name, value: serializeSvcData(svcData) } : p,
+  );
+  const price = variant ? linePrice(variant.price, variant.unitValue, value, currency) : line.price;
+  return { current, change: { lineItemId: line.id, variantId, quantity, price, properties }, before, after };
+}
+
+/**
+ * The inventory side: lines give back what they consumed and take what they now consume, per
+ * variant, through the same write as the public endpoints (ledger reason `order_edit`).
+ */
+async function bookConsumption(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  edit: OrderEdit,
+  locationId: string,
+  plans: Plan[],
+  variants: Variants,
+) {
+  const deltas = new Map<string, Dec>();
+  const add = (side: Plan['before'], sign: 1 | -1) => {
+    const variant = side.variantId ? variants.get(side.variantId) : undefined;
+    if (!variant) return; // a temporary product or an unconfigured variant has no Tare inventory
+    const amount = convertForStorage(side.amount, side.unit, variant.unit).times(sign);
+    deltas.set(variant.id, (deltas.get(variant.id) ?? new Dec(0)).plus(amount));
+  };
+  for (const plan of plans) {
+    add(plan.before, 1);
+    add(plan.after, -1);
+  }
+  const entries: InventoryEntry[] = [...deltas]
+    .filter(([, delta]) => !delta.isZero())
+    .map(([variantId, delta]) => ({
+      variantId,
+      value: delta,
+      unit: variants.get(variantId)!.unit,
+      path: `/edits`,
+      field: 'delta',
+    }));
+  if (entries.length === 0) return;
+  await applyInventoryWrite(tx, gateway, {
+    shopId: edit.shopId,
+    operation: 'adjustment',
+    locationId,
+    entries,
+    requestId: edit.requestId,
+    idempotency: edit.idempotency,
+    ledgerOperation: 'order_edit',
+  });
+}
