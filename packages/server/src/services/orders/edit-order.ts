@@ -139,6 +139,8 @@ function planEdit(
     );
   }
   if (e.measurement) {
+    // JSON 1e999 parses to Infinity, which the schema's "number > 0" lets through.
+    if (!Number.isFinite(e.measurement.value)) return void report('/measurement/value', 'must be a finite number');
     if (e.measurement.type !== type)
       return void report('/measurement/type', `must be '${type}', the product's measurement type`);
     if (!isUnitOfType(e.measurement.unit, type)) {
