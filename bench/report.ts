@@ -1,4 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { InventoryResults, Rate } from './inventory.js';
+import {
+  BATCH_CLIENTS,
+  BATCH_SIZE,
+  HOT_CLIENTS,
+  HOT_REQUESTS_PER_CLIENT,
+  isExact,
+  SINGLE_CLIENTS,
+} from './inventory.js';
 import type { Load } from './load.js';
 
 export interface Results {
@@ -10,7 +19,7 @@ export interface Results {
   bareRssMb: number;
 }
 
-export const TARGETS = { startupMs: 3000, ratio: 0.7, p99Ms: 10, rssMb: 400 };
+export const TARGETS = { startupMs: 3000, ratio: 0.7, p99Ms: 10, rssMb: 400, writeRatio: 0.5, batchGain: 20 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const rps = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -49,15 +58,76 @@ export function table(r: Results): { markdown: string; missed: string[] } {
     '< 400 MB',
     r.peakRssMb < TARGETS.rssMb,
   ]);
+  return render(rows);
+}
+
+type Row = [what: string, result: string, target: string, ok: boolean | null];
+
+function render(rows: Row[]): { markdown: string; missed: string[] } {
   const markdown = [
     '| Measurement | Result | Target | Met |',
     '|---|---|---|---|',
-    ...rows.map(([what, result, target, ok]) => `| ${what} | ${result} | ${target} | ${met(ok)} |`),
+    ...rows.map(([what, result, target, ok]) => `| ${what} | ${result} | ${target} | ${ok === null ? '—' : met(ok)} |`),
   ].join('\n');
-  return { markdown, missed: rows.filter((row) => !row[3]).map((row) => row[0]) };
+  return { markdown, missed: rows.filter((row) => row[3] === false).map((row) => row[0]) };
+}
+
+const latency = (r: Rate) => `p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} ms`;
+const cpu = (r: Rate) =>
+  [
+    r.tareCpuUs !== undefined ? `Tare ${r.tareCpuUs.toFixed(0)}` : '',
+    r.pgCpuUs !== undefined ? `PostgreSQL ${r.pgCpuUs.toFixed(0)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' + ');
+
+/** The inventory-write results as Markdown table rows, with whether each target is met. */
+export function inventoryTable(r: InventoryResults): { markdown: string; missed: string[] } {
+  const rows: Row[] = [];
+  const adjust = '`POST /api/v1/inventory/adjustments`';
+  for (const [store, s] of [
+    ['PostgreSQL', r.postgres],
+    ['PGlite', r.pglite],
+  ] as const) {
+    const baseline = 'baseline' in s ? s.baseline : undefined;
+    if (baseline) {
+      const ratio = s.single.tps / baseline.tps;
+      rows.push([
+        `${store}: 1-entry ${adjust} tx/s at ${SINGLE_CLIENTS} clients, Tare / raw SQL (node-postgres)`,
+        `${rps(s.single.tps)} / ${rps(baseline.tps)} = **${ratio.toFixed(2)}** (${latency(s.single)}; raw ${latency(baseline)}; ` +
+          `CPU µs/tx ${cpu(s.single)}; raw: ${cpu(baseline)})`,
+        '≥ 0.5',
+        ratio >= TARGETS.writeRatio,
+      ]);
+    } else {
+      rows.push([
+        `${store}: 1-entry ${adjust} tx/s at ${SINGLE_CLIENTS} clients`,
+        `**${rps(s.single.tps)}** (${latency(s.single)}; CPU µs/tx ${cpu(s.single)})`,
+        '—',
+        null,
+      ]);
+    }
+    const gain = (s.batch.tps * BATCH_SIZE) / s.single.tps;
+    rows.push([
+      `${store}: ${BATCH_SIZE}-entry batches at ${BATCH_CLIENTS} clients, entries/s ÷ 1-entry entries/s`,
+      `${rps(s.batch.tps * BATCH_SIZE)} / ${rps(s.single.tps)} = **${gain.toFixed(1)}×** ` +
+        `(${s.batch.tps.toFixed(1)} tx/s, ${latency(s.batch)}; CPU µs/tx ${cpu(s.batch)})`,
+      baseline ? '≥ 20×' : '—',
+      baseline ? gain >= TARGETS.batchGain : null,
+    ]);
+    rows.push([
+      `${store}: ${HOT_CLIENTS} writers × ${HOT_REQUESTS_PER_CLIENT} on one variant (+0.001 kg / +0.1 g each)`,
+      `${rps(s.hot.tps)} tx/s (${latency(s.hot)}); total **${s.hot.actual}** kg = expected ${s.hot.expected}, ` +
+        `${s.hot.ledgerRows} / ${s.hot.expectedLedgerRows} ledger rows`,
+      'exact',
+      isExact(s.hot),
+    ]);
+  }
+  return render(rows);
 }
 
 const HEADING = '## Latest results';
+export const INVENTORY_HEADING = '### Inventory writes';
 
 /** Replaces the "Latest results" section of README (up to the next `## ` heading), or appends it. */
 export function updateReadme(file: string, section: string): void {
@@ -71,4 +141,21 @@ export function updateReadme(file: string, section: string): void {
   const next = text.indexOf('\n## ', start + HEADING.length);
   const rest = next < 0 ? '' : `\n${text.slice(next + 1)}`;
   writeFileSync(file, `${text.slice(0, start)}${block}${rest}`);
+}
+
+/**
+ * Replaces only the "### Inventory writes" block at the end of "Latest results" (a partial
+ * `BENCH_ONLY=inventory` run keeps the read figures), or adds it there.
+ */
+export function updateReadmeInventory(file: string, block: string): void {
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf(HEADING);
+  if (start < 0) return updateReadme(file, `${INVENTORY_HEADING}\n\n${block}`);
+  const nextSection = text.indexOf('\n## ', start + HEADING.length);
+  const end = nextSection < 0 ? text.length : nextSection + 1;
+  const section = text.slice(start, end);
+  const sub = section.indexOf(INVENTORY_HEADING);
+  const kept = (sub < 0 ? section : section.slice(0, sub)).trimEnd();
+  const body = `${kept.slice(HEADING.length).trim()}\n\n${INVENTORY_HEADING}\n\n${block.trim()}`;
+  updateReadme(file, body);
 }

@@ -1,6 +1,8 @@
-// `npm run bench`: start-up time, throughput/latency against a bare Fastify baseline, and peak RSS.
-// See bench/README.md. Env: BENCH_SECONDS (per measurement, default 10), BENCH_CPU_PROF=DIR
-// (write a V8 CPU profile of the Tare server under load into DIR).
+// `npm run bench`: start-up time, throughput/latency against a bare Fastify baseline, peak RSS,
+// and inventory writes (bench/inventory.ts). See bench/README.md. Env: BENCH_SECONDS (per read
+// measurement, default 10), BENCH_CPU_PROF=DIR (write V8 CPU profiles of the Tare server under
+// load into DIR), BENCH_ONLY=inventory (only the inventory writes; keeps the read figures in
+// the README), BENCH_INVENTORY_SECONDS and BENCH_PG_URL (see bench/inventory.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -8,9 +10,17 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
+import { benchInventory, dropBenchDatabase } from './inventory.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
-import { type Results, table, updateReadme } from './report.js';
+import {
+  INVENTORY_HEADING,
+  inventoryTable,
+  type Results,
+  table,
+  updateReadme,
+  updateReadmeInventory,
+} from './report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TARE = path.join(ROOT, 'packages/server/bin/tare.js');
@@ -19,6 +29,8 @@ const DOMAIN = 'bench-shop.example';
 const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
+const ONLY = process.env.BENCH_ONLY ?? '';
+if (ONLY !== '' && ONLY !== 'inventory') throw new Error(`BENCH_ONLY must be 'inventory' or unset, got '${ONLY}'`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -76,10 +88,9 @@ const combine = (runs: Load[]): Load => ({
   cpuUs: mean(runs.map((r) => r.cpuUs)),
 });
 
-async function main(): Promise<void> {
+/** Start-up, read throughput against the bare baseline, and RSS: the README table and its header line. */
+async function benchReads(): Promise<{ markdown: string; missed: string[]; header: string }> {
   log(`preparing a data dir in ${tmp} (tare import + tare keys create)`);
-  // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited sources.
-  execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
   const key = await prepare();
   const auth = { authorization: `Bearer ${key}` };
 
@@ -128,20 +139,43 @@ async function main(): Promise<void> {
   await stopAll();
   if (profDir) log(`CPU profile of the Tare server written to ${profDir}`);
 
-  const { markdown, missed } = table(results);
+  return {
+    ...table(results),
+    header: `64 connections, ${WARMUP_SECONDS} s warm-up then 2 × ${SECONDS} s per server and endpoint`,
+  };
+}
+
+async function main(): Promise<void> {
+  // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited sources.
+  execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
+  const reads = ONLY === 'inventory' ? undefined : await benchReads();
+  const inventory = inventoryTable(await benchInventory(tmp, tareEnv));
+  const inventorySeconds = Number(process.env.BENCH_INVENTORY_SECONDS ?? 8);
+
   const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  updateReadme(
-    path.join(ROOT, 'bench/README.md'),
-    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · 64 connections, ` +
-      `${WARMUP_SECONDS} s warm-up then 2 × ${SECONDS} s per server and endpoint\n\n${markdown}`,
-  );
-  console.log(`\n${markdown}\n`);
+  const stamp = `${date} UTC · \`nproc\` ${nproc} · node ${process.version}`;
+  const inventoryBlock =
+    `${stamp} · PostgreSQL and PGlite, warm-up 1 s then ${inventorySeconds} s per measurement ` +
+    `(1-entry: 2 × ${inventorySeconds / 2} s alternating with the raw-SQL baseline)\n\n${inventory.markdown}`;
+  const readme = path.join(ROOT, 'bench/README.md');
+  if (reads) {
+    updateReadme(
+      readme,
+      `${stamp} · ${reads.header}\n\n${reads.markdown}\n\n${INVENTORY_HEADING}\n\n${inventoryBlock}`,
+    );
+  } else {
+    updateReadmeInventory(readme, inventoryBlock);
+  }
+  const missed = [...(reads?.missed ?? []), ...inventory.missed];
+  if (reads) console.log(`\n${reads.markdown}\n`);
+  console.log(`\n${inventory.markdown}\n`);
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
 }
 
 async function cleanup(): Promise<void> {
   await stopAll();
+  await dropBenchDatabase();
   rmSync(tmp, { recursive: true, force: true });
 }
 
