@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
@@ -79,7 +80,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     driver: 'postgres',
     async query<Row>(sql: string, params?: readonly unknown[]) {
       notNested('query');
-      return toResult<Row>(await pool.query(sql, params ? [...params] : undefined));
+      return toResult<Row>(await pool.query(statement(sql, params)));
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       notNested('transaction');
@@ -89,7 +90,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
         async query<Row>(sql: string, params?: readonly unknown[]) {
           // A tx leaked past its callback must not run on a client back in the pool.
           if (!state.open) throw new Error('Transaction is closed');
-          return toResult<Row>(await client.query(sql, params ? [...params] : undefined));
+          return toResult<Row>(await client.query(statement(sql, params)));
         },
       };
       let destroy = false;
@@ -149,6 +150,22 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     },
   };
 }
+
+/**
+ * Parameterized statements are named after a hash of their text, so each connection parses and
+ * plans them once and then only binds and executes (a write sends ~12 of them). Statements
+ * without parameters may hold several commands, which only the simple protocol accepts.
+ */
+function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
+  if (!params || params.length === 0) return { text: sql };
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `tare_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return { name, text: sql, values: [...params] };
+}
+const statementNames = new Map<string, string>();
 
 /** Several statements (no params) yield an array of results; the last one is the answer. */
 function toResult<Row>(r: pg.QueryResult | pg.QueryResult[]): QueryResult<Row> {

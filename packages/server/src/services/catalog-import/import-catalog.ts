@@ -26,7 +26,7 @@ export async function importCatalog(
   deps: { db: Db; gateway: PlatformGateway },
   doc: ImportDocument,
 ): Promise<ImportSummary> {
-  return deps.db.transaction(async (tx) => {
+  const summary = await deps.db.transaction(async (tx) => {
     const shops: ImportSummary['shops'] = [];
     for (const shop of doc.shops) {
       const result = await importShop(tx, deps.gateway, shop);
@@ -35,6 +35,13 @@ export async function importCatalog(
     }
     return { shops };
   });
+  // Fresh statistics after a bulk load: without them the planner scans a whole location's
+  // levels on every inventory write (measured: ~2 ms per write on 800 variants). Autovacuum
+  // may be off, and PGlite has none.
+  if (summary.shops.some((shop) => shop.changes > 0)) {
+    await deps.db.query('ANALYZE shops, products, variants, locations, inventory_levels, local_platform_levels');
+  }
+  return summary;
 }
 
 async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportShop) {

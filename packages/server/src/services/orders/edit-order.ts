@@ -69,7 +69,21 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   );
 
   const issues: ValidationIssue[] = [];
-  const planned = body.edits.map((e, i) => planEdit(e, i, managed, variants, shop.currency, issues));
+  // Every edit is planned against the order as read, so a line edited twice in one PATCH would
+  // book both consumption changes but keep only the last: the same line may appear only once.
+  const seen = new Map<string, number>();
+  const planned = body.edits.map((e, i) => {
+    const first = seen.get(e.lineItemId);
+    if (first !== undefined) {
+      issues.push({
+        path: `/edits/${i}/lineItemId`,
+        message: `line item '${e.lineItemId}' already appears at /edits/${first}`,
+      });
+      return undefined;
+    }
+    seen.set(e.lineItemId, i);
+    return planEdit(e, i, managed, variants, shop.currency, issues);
+  });
   if (issues.length) throw errors.validation(issues, 'body');
   const fulfilled = planned.find((p) => p!.current.line.fulfilled);
   if (fulfilled) {
