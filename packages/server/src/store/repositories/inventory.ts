@@ -73,19 +73,16 @@ export async function lockLevels(
   levels: { variantId: string; unit: string }[],
 ): Promise<Map<string, LockedLevel>> {
   const sorted = [...levels].sort((a, b) => (a.variantId < b.variantId ? -1 : a.variantId > b.variantId ? 1 : 0));
-  const ids = sorted.map((l) => l.variantId);
-  await db.query(
-    `INSERT INTO inventory_levels (shop_id, location_id, variant_id, total, unit)
+  // One statement: missing levels are created at zero, existing ones "updated" to themselves,
+  // which locks them (waiting for any writer holding them) and returns their latest committed
+  // total. Rows are processed, and so locked, in the SELECT's order.
+  const { rows } = await db.query<{ variant_id: string; total: string; unit: string }>(
+    `INSERT INTO inventory_levels AS l (shop_id, location_id, variant_id, total, unit)
      SELECT $1, $2, v.id, 0, v.unit FROM unnest($3::text[], $4::text[]) AS v(id, unit)
      ORDER BY v.id COLLATE "C"
-     ON CONFLICT (shop_id, location_id, variant_id) DO NOTHING`,
-    [shopId, locationId, ids, sorted.map((l) => l.unit)],
-  );
-  const { rows } = await db.query<{ variant_id: string; total: string; unit: string }>(
-    `SELECT variant_id, total, unit FROM inventory_levels
-     WHERE shop_id = $1 AND location_id = $2 AND variant_id = ANY($3::text[])
-     ORDER BY variant_id COLLATE "C" FOR UPDATE`,
-    [shopId, locationId, ids],
+     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total
+     RETURNING l.variant_id, l.total, l.unit`,
+    [shopId, locationId, sorted.map((l) => l.variantId), sorted.map((l) => l.unit)],
   );
   return new Map(rows.map((r) => [r.variant_id, { variantId: r.variant_id, total: r.total, unit: r.unit }]));
 }
@@ -95,19 +92,18 @@ export async function writeLevelsWithLedger(db: Queryable, entries: LedgerEntry[
   if (entries.length === 0) return;
   const [first] = entries;
   const column = <K extends keyof LedgerEntry>(k: K) => entries.map((e) => e[k]);
+  // One round trip: the totals and their ledger rows (different tables, so the two
+  // data-modifying parts of the statement cannot see or disturb each other).
   await db.query(
-    `UPDATE inventory_levels l SET total = v.total, unit = v.unit, updated_at = now()
-     FROM unnest($3::text[], $4::numeric[], $5::text[]) AS v(id, total, unit)
-     WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id`,
-    [first!.shopId, first!.locationId, column('variantId'), column('after'), column('unit')],
-  );
-  await db.query(
-    `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
+    `WITH v AS (
+       SELECT * FROM unnest($6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::text[])
+         WITH ORDINALITY AS v(id, before, after, delta, unit, n)),
+     updated AS (
+       UPDATE inventory_levels l SET total = v.after, unit = v.unit, updated_at = now()
+       FROM v WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id)
+     INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
        delta, unit, idempotency_key, request_id)
-     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5
-     FROM unnest($6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::text[])
-       WITH ORDINALITY AS v(id, before, after, delta, unit, n)
-     ORDER BY v.n`,
+     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5 FROM v ORDER BY v.n`,
     [
       first!.shopId,
       first!.locationId,
