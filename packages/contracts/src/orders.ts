@@ -22,7 +22,11 @@ export const OrderEditBody = Type.Object(
       Type.Object(
         {
           lineItemId: PlatformId,
-          quantity: Type.Optional(Type.Integer({ minimum: 0, description: '0 removes the line.' })),
+          // The maximum is the platforms' 32-bit line quantity; it also rejects JSON 1e999
+          // (Infinity), which the validator's integer check lets through.
+          quantity: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: 2147483647, description: '0 removes the line.' }),
+          ),
           measurement: Type.Optional(
             Type.Object(
               {
