@@ -68,7 +68,7 @@ const LineItem = Type.Object(
     id: Id,
     productId: Type.Union([Id, Type.Null()]),
     variantId: Type.Union([Id, Type.Null()]),
-    quantity: Type.Integer({ minimum: 0 }),
+    quantity: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
     price: Money,
     fulfilled: Type.Optional(Type.Boolean()),
     properties: Type.Optional(
