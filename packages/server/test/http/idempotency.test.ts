@@ -15,6 +15,7 @@ import { createInventoryWriter, type InventoryWrite } from '../../src/services/i
 import type { Db } from '../../src/store/db.js';
 import { reapKeys } from '../../src/store/repositories/idempotency.js';
 import { testDrivers } from '../support/databases.js';
+import { snapshot, total } from '../support/inventory-state.js';
 import {
   call,
   expectErrorEnvelope,
@@ -51,37 +52,6 @@ function send(
     headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...options.headers },
     body: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
-}
-
-/** Everything an inventory write may touch for a shop, without timestamps. */
-async function snapshot(db: Db, shopId: string) {
-  const rows = async (sql: string) => (await db.query<Record<string, unknown>>(sql, [shopId])).rows;
-  return {
-    levels: await rows(
-      `SELECT location_id, variant_id, total::text AS total, unit FROM inventory_levels
-       WHERE shop_id = $1 ORDER BY location_id, variant_id`,
-    ),
-    ledger: await rows(
-      `SELECT id::text AS id, location_id, variant_id, operation, quantity_before::text AS before,
-         quantity_after::text AS after, delta::text AS delta, unit, idempotency_key, request_id
-       FROM inventory_ledger WHERE shop_id = $1 ORDER BY inventory_ledger.id`,
-    ),
-    platform: await rows(
-      `SELECT location_id, variant_id, available::text AS available FROM local_platform_levels
-       WHERE shop_id = $1 ORDER BY location_id, variant_id`,
-    ),
-    keys: await rows(
-      `SELECT key, response_status, response_body, request_id FROM idempotency_keys WHERE shop_id = $1 ORDER BY key`,
-    ),
-  };
-}
-
-async function total(db: Db, shopId: string, variantId: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ total: string }>(
-    `SELECT total::text AS total FROM inventory_levels WHERE shop_id = $1 AND location_id = '70001' AND variant_id = $2`,
-    [shopId, variantId],
-  );
-  return rows[0]?.total;
 }
 
 async function ledgerCount(db: Db, shopId: string): Promise<number> {
