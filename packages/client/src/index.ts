@@ -1,0 +1,19 @@
+export { TareClient, type TareClientOptions } from './client.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  TareError,
+  UnprocessableError,
+  type TareErrorCode,
+} from './errors.js';
+export type { FetchLike, RequestOptions } from './transport.js';
+export type { SettingsResult } from './resources/settings.js';
+export type { ProductResult, VariantResult } from './resources/products.js';
+export type { InventoryWriteResult } from './resources/inventory.js';
+export type { OrderEditResult, OrderResult } from './resources/orders.js';
+export * from './types.js';
