@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MeasurementTypeSchema } from './catalog.js';
+import { SuccessEnvelope } from './envelope.js';
 import { PlatformId } from './ids.js';
 
 const closed = { additionalProperties: false } as const;
@@ -57,3 +58,15 @@ export const OrderEditBody = Type.Object(
   },
 );
 export type OrderEditBody = Static<typeof OrderEditBody>;
+
+export const OrderData = Type.Object({ id: Type.String(), items: Type.Array(OrderItemSchema) });
+
+/**
+ * GET and PATCH /orders/{orderId}: the envelope around `{ id, items }`, with `id` and `items`
+ * repeated at the top level as in the spec's sample (PRODUCT.md §2).
+ */
+export const OrderResponse = Type.Object({
+  ...SuccessEnvelope(OrderData, Type.Object({})).properties,
+  id: Type.String(),
+  items: Type.Array(OrderItemSchema),
+});

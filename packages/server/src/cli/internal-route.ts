@@ -14,7 +14,7 @@ export function internalCliRoute(deps: { services: Services; token: string }) {
   return async (app: FastifyInstance) => {
     app.post<{ Body: { command: string; args: string[]; input?: string } }>(
       '/internal/cli',
-      { bodyLimit: 256 * 1024 * 1024 },
+      { bodyLimit: 256 * 1024 * 1024, schema: { hide: true } },
       async (request) => {
         const presented = Buffer.from(request.headers.authorization ?? '');
         if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../services/api-keys.js';
 import type { AppSettingsService } from '../services/app-settings.js';
@@ -13,6 +13,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerBodyParsers } from './plugins/body-parsers.js';
 import { onFrameworkError, registerErrorHandling } from './plugins/errors.js';
 import { type RateLimitStore, registerRateLimit } from './plugins/rate-limit.js';
+import { registerOpenApi } from './openapi.js';
 import { requestIdFor } from './request-id.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   readOrder: OrderReader;
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
+  /** Sees every route as it is registered (tests check the OpenAPI document against them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the HTTP application from its dependencies; no environment reads, no listen. */
@@ -49,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     frameworkErrors: onFrameworkError,
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   // Callback-style hooks on the hot path: an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -57,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandling(app, { bodyLimit: deps.bodyLimit });
   registerBodyParsers(app);
+  // Before any route: the document is generated from the routes registered after it.
+  await registerOpenApi(app);
 
   await app.register(healthRoutes(deps));
   registerMetrics(app);

@@ -11,7 +11,24 @@ export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
       '/app-settings',
       {
         schema: { querystring: AppSettingsQuery, response: { 200: AppSettingsResponse } },
-        config: { keyFromForm: true },
+        config: {
+          keyFromForm: true,
+          openapi: {
+            tag: 'App settings',
+            operationId: 'getAppSettings',
+            summary: 'Localized labels for a locale',
+            description:
+              'Labels resolve key by key: requested locale → its language → the shop default → `en`. ' +
+              'Without an `Authorization` header the key may be sent as the form field `key` ' +
+              '(`application/x-www-form-urlencoded` or `multipart/form-data`). Send `If-None-Match` to get 304.',
+            errors: [400, 413],
+            okHeaders: {
+              ETag: { type: 'string', description: 'Validator for `If-None-Match`.' },
+              'Cache-Control': { type: 'string', description: '`private, max-age=300`' },
+            },
+            extra: { 304: { type: 'null', description: 'Not modified: the `ETag` still matches.' } },
+          },
+        },
       },
       async (request, reply) => {
         const result = await deps.appSettings.get(request.principal.shopId, request.query.locale);

@@ -6,8 +6,8 @@ import { failure, success } from '../envelope.js';
 /** Liveness (the process answers) and readiness (the store answers), outside /api/v1. */
 export function healthRoutes(deps: { db: Db }) {
   return async (app: FastifyInstance) => {
-    app.get('/healthz', async (request) => success(request, { status: 'ok' }));
-    app.get('/readyz', async (request, reply) => {
+    app.get('/healthz', { schema: { hide: true } }, async (request) => success(request, { status: 'ok' }));
+    app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
       try {
         await deps.db.query('SELECT 1');
         return success(request, { status: 'ready' });

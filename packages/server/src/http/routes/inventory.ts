@@ -6,6 +6,8 @@ import { AppError, errors } from '../../errors.js';
 import type { InventoryEntry, InventoryWriter } from '../../services/inventory/write-inventory.js';
 import { JSON_TYPE, success } from '../envelope.js';
 
+const WRITE_ERRORS = [400, 404, 409, 413, 415, 422, 503] as const;
+
 /**
  * POST /api/v1/inventory/adjustments (relative) and PUT /api/v1/inventory/levels (absolute):
  * the same write with a different operation, both idempotent.
@@ -47,7 +49,19 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
   return async (app: FastifyInstance) => {
     app.post<{ Body: AdjustmentsBody }>(
       '/inventory/adjustments',
-      { schema: { body: AdjustmentsBody, response: { 200: InventoryResponse } } },
+      {
+        schema: { body: AdjustmentsBody, response: { 200: InventoryResponse } },
+        config: {
+          openapi: {
+            tag: 'Inventory',
+            operationId: 'adjustInventory',
+            summary: 'Adjust inventory levels by exact deltas',
+            description: 'Relative write: each delta is added to the variant level at the location. Idempotent.',
+            errors: WRITE_ERRORS,
+            idempotencyKey: 'required',
+          },
+        },
+      },
       (request, reply) =>
         handle(
           request,
@@ -65,7 +79,19 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
     );
     app.put<{ Body: LevelsBody }>(
       '/inventory/levels',
-      { schema: { body: LevelsBody, response: { 200: InventoryResponse } } },
+      {
+        schema: { body: LevelsBody, response: { 200: InventoryResponse } },
+        config: {
+          openapi: {
+            tag: 'Inventory',
+            operationId: 'setInventoryLevels',
+            summary: 'Set absolute inventory levels',
+            description: 'Absolute write: each quantity becomes the variant level at the location. Idempotent.',
+            errors: WRITE_ERRORS,
+            idempotencyKey: 'required',
+          },
+        },
+      },
       (request, reply) =>
         handle(
           request,

@@ -30,7 +30,7 @@ export function registerMetrics(app: FastifyInstance) {
     child.observe(reply.elapsedTime / 1000);
     done();
   });
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

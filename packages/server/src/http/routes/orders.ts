@@ -1,4 +1,4 @@
-import { OrderEditBody, OrderParams } from '@tare/contracts';
+import { OrderEditBody, OrderParams, OrderResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { parseIdempotencyKey, requestFingerprint } from '../../domain/idempotency-key.js';
@@ -25,7 +25,20 @@ export function orderRoutes(deps: {
   return async (app: FastifyInstance) => {
     app.get<{ Params: Static<typeof OrderParams> }>(
       '/orders/:orderId',
-      { schema: { params: OrderParams } },
+      {
+        schema: { params: OrderParams },
+        // The 200 schema is documentation only: registering it would make Fastify serialize
+        // the returned object with it.
+        config: {
+          openapi: {
+            tag: 'Orders',
+            operationId: 'getOrder',
+            summary: 'The service-managed line items of an order',
+            errors: [400, 404],
+            ok: OrderResponse,
+          },
+        },
+      },
       async (request) => {
         const order = await deps.readOrder(request.principal.shopId, request.params.orderId);
         return withTopLevel(success(request, order), order);
@@ -34,7 +47,22 @@ export function orderRoutes(deps: {
 
     app.patch<{ Params: Static<typeof OrderParams>; Body: OrderEditBody }>(
       '/orders/:orderId',
-      { schema: { params: OrderParams, body: OrderEditBody } },
+      {
+        schema: { params: OrderParams, body: OrderEditBody },
+        config: {
+          openapi: {
+            tag: 'Orders',
+            operationId: 'editOrder',
+            summary: 'Edit service-managed line items (all or nothing)',
+            description:
+              'Changes quantity, measurement or variant of service-managed lines. Idempotent when an ' +
+              '`Idempotency-Key` is sent.',
+            errors: [400, 404, 409, 413, 415, 422, 503],
+            idempotencyKey: 'optional',
+            ok: OrderResponse,
+          },
+        },
+      },
       async (request, reply) => {
         const header = request.headers['idempotency-key'];
         const key = parseIdempotencyKey(header);

@@ -9,7 +9,19 @@ export function productRoute(deps: { catalog: CatalogService }) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: Static<typeof ProductParams>; Querystring: ProductQuery }>(
       '/products/:productId',
-      { schema: { params: ProductParams, querystring: ProductQuery, response: { 200: ProductResponse } } },
+      {
+        schema: { params: ProductParams, querystring: ProductQuery, response: { 200: ProductResponse } },
+        config: {
+          openapi: {
+            tag: 'Products',
+            operationId: 'getProduct',
+            summary: 'A product with one page of its variants',
+            description:
+              'Variants in catalogue order. Cursors are opaque and signed; a tampered or foreign cursor is 400.',
+            errors: [400, 404],
+          },
+        },
+      },
       async (request, reply) => {
         const page = await deps.catalog.getProduct(request.principal.shopId, request.params.productId, request.query);
         return reply.type(JSON_TYPE).send(successJson(request, page.json));

@@ -9,7 +9,18 @@ export function variantRoute(deps: { catalog: CatalogService }) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: Static<typeof VariantParams> }>(
       '/products/:productId/variants/:variantId',
-      { schema: { params: VariantParams, response: { 200: VariantResponse } } },
+      {
+        schema: { params: VariantParams, response: { 200: VariantResponse } },
+        config: {
+          openapi: {
+            tag: 'Variants',
+            operationId: 'getVariant',
+            summary: 'One variant with its parent product',
+            description: 'A variant of another product is 404.',
+            errors: [400, 404],
+          },
+        },
+      },
       async (request, reply) => {
         const { productId, variantId } = request.params;
         const found = await deps.catalog.getVariant(request.principal.shopId, productId, variantId);

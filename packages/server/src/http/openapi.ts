@@ -1,0 +1,204 @@
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ERROR_STATUS, ErrorBody, ErrorEnvelope } from '@tare/contracts';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import pkg from '../../package.json' with { type: 'json' };
+
+/** What a route adds to the OpenAPI document beyond its schema (documentation only). */
+export interface RouteDoc {
+  tag: Tag;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Error statuses besides 401, 429 and 500, which every API route can answer. */
+  errors: readonly ErrorStatus[];
+  /** `Idempotency-Key` request header: required (inventory writes) or honoured when sent. */
+  idempotencyKey?: 'required' | 'optional';
+  /** The 200 body schema when the route does not declare it (its answer is serialized by hand). */
+  ok?: object;
+  /** Headers of the 200 answer beyond the common ones. */
+  okHeaders?: Record<string, HeaderDoc>;
+  /** Other non-error answers, e.g. 304. */
+  extra?: Record<string, object>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * OpenAPI-only documentation of an API route. Kept out of `schema` on purpose: Fastify would
+     * validate headers and serialize error bodies with those schemas, changing what is sent.
+     */
+    openapi?: RouteDoc;
+  }
+}
+
+type Tag = 'App settings' | 'Products' | 'Variants' | 'Inventory' | 'Orders';
+type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
+interface HeaderDoc {
+  description: string;
+  type: 'string' | 'integer';
+}
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const DOCS_PATH = '/docs';
+
+const TAGS: { name: Tag; description: string }[] = [
+  { name: 'App settings', description: 'Localized labels and storefront settings of the shop.' },
+  { name: 'Products', description: 'Products with their measured variants, paginated.' },
+  { name: 'Variants', description: 'One variant with its parent product.' },
+  { name: 'Inventory', description: 'Exact fractional inventory writes (idempotent).' },
+  { name: 'Orders', description: 'Service-managed line items of an order, and their edits.' },
+];
+
+const STATUS_TEXT: Record<ErrorStatus, string> = {
+  400: 'Bad request: validation failed (`details.errors` lists `{ path, message }`, `details.in` says where), malformed JSON or a bad URL.',
+  401: 'Missing, malformed, unknown, revoked or expired API key.',
+  404: 'Not found for this shop (`details` names what).',
+  405: 'The path exists with other methods (listed in `Allow`).',
+  409: 'A request with the same `Idempotency-Key` is still being processed.',
+  413: 'The body is over the limit.',
+  415: 'The body is not JSON.',
+  422: '`idempotency_key_reused`, `addon_inactive` or `unprocessable` (PRODUCT.md §3).',
+  429: 'Over the API key’s rate-limit budget.',
+  500: 'A bug on our side; nothing internal is leaked. Quote the `requestId`.',
+  503: 'The platform or the store did not answer; nothing was changed, safe to retry with the same key.',
+};
+
+const REQUEST_ID: HeaderDoc = { type: 'string', description: 'The request id, equal to `requestId` in the body.' };
+const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
+  RateLimit: {
+    type: 'string',
+    description: 'When the shop has rate limiting on: `limit=600, remaining=599, reset=1`.',
+  },
+  'RateLimit-Policy': { type: 'string', description: 'When the shop has rate limiting on: `600;w=60`.' },
+};
+const REPLAYED: HeaderDoc = {
+  type: 'string',
+  description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
+};
+const RETRY_AFTER: HeaderDoc = { type: 'integer', description: 'Seconds to wait before retrying.' };
+
+/** Statuses whose answers are stored and replayed under an `Idempotency-Key`. */
+const REPLAYABLE = new Set(['200', '404', '422']);
+
+function headersOf(headers: Record<string, HeaderDoc>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, { type, description }]) => [name, { type, description }]),
+  );
+}
+
+/** The error envelope with `error.code` narrowed to the codes of one status. */
+function errorResponse(status: ErrorStatus, headers: Record<string, HeaderDoc>) {
+  const codes = Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s === status)
+    .map(([code]) => code);
+  return {
+    ...ErrorEnvelope,
+    properties: {
+      ...ErrorEnvelope.properties,
+      error: { ...ErrorBody, properties: { ...ErrorBody.properties, code: { type: 'string', enum: codes } } },
+    },
+    description: STATUS_TEXT[status],
+    headers: headersOf(headers),
+  };
+}
+
+/** Turns a route's schema plus its `config.openapi` into the operation the document shows. */
+export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc | undefined): FastifySchema {
+  const base: FastifySchema = schema ?? {};
+  if (!doc) return base;
+  const write = doc.idempotencyKey !== undefined;
+  const common = { 'X-Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS };
+  const headersFor = (status: string): Record<string, HeaderDoc> => ({
+    ...common,
+    ...(write && REPLAYABLE.has(status) ? { 'Idempotency-Replayed': REPLAYED } : {}),
+    ...(status === '409' || status === '429' ? { 'Retry-After': RETRY_AFTER } : {}),
+    ...(status === '401' ? { 'WWW-Authenticate': { type: 'string', description: '`Bearer`' } } : {}),
+  });
+
+  const declared = (base.response ?? {}) as Record<string, object>;
+  const ok = declared['200'] ?? doc.ok;
+  const response: Record<string, object> = {
+    200: {
+      ...(ok ?? {}),
+      description: 'Success.',
+      headers: headersOf({ ...headersFor('200'), ...doc.okHeaders }),
+    },
+  };
+  for (const [status, body] of Object.entries(doc.extra ?? {})) {
+    response[status] = { ...body, headers: headersOf(common) };
+  }
+  const statuses = [...new Set<ErrorStatus>([...doc.errors, 401, 429, 500])].sort((a, b) => a - b);
+  for (const status of statuses) response[status] = errorResponse(status, headersFor(String(status)));
+
+  return {
+    ...base,
+    tags: [doc.tag],
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    ...(doc.idempotencyKey
+      ? {
+          headers: {
+            type: 'object',
+            properties: {
+              'Idempotency-Key': {
+                type: 'string',
+                minLength: 1,
+                maxLength: 255,
+                description:
+                  doc.idempotencyKey === 'required'
+                    ? 'Required. 1–255 printable ASCII characters; a new key per operation, the same key on retries (kept 24 hours).'
+                    : 'Optional. When sent, the edit is idempotent: 1–255 printable ASCII characters, the same key on retries.',
+              },
+            },
+            required: doc.idempotencyKey === 'required' ? ['Idempotency-Key'] : [],
+          },
+        }
+      : {}),
+    response,
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document, generated from the route schemas (registered before the routes so
+ * that it sees them all), served at /api/v1/openapi.json, and a Swagger UI page at /docs whose
+ * assets are served locally. Both are public: they sit outside the authenticated /api/v1 scope.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  const options: FastifyDynamicSwaggerOptions = {
+    mode: 'dynamic',
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tare API',
+        version: pkg.version,
+        description:
+          'Exact fractional inventory and measured line items for whole-unit e-commerce platforms. ' +
+          'Every answer is the envelope `{ success, data, error, meta, requestId }`.',
+      },
+      servers: [{ url: '/' }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key of one shop, `Authorization: Bearer apik_<keyId>_<secret>` (`keyId`: 16 lowercase ' +
+              'base32 characters; secret: at least 32 base62 characters). `<keyId>:<secret>` is accepted too.',
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route.config?.openapi), url }),
+  };
+  await app.register(swagger, options);
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PATH,
+    uiConfig: { deepLinking: true, persistAuthorization: false },
+    validatorUrl: false,
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
