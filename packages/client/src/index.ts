@@ -17,3 +17,16 @@ export type { ProductResult, VariantResult } from './resources/products.js';
 export type { InventoryWriteResult } from './resources/inventory.js';
 export type { OrderEditResult, OrderResult } from './resources/orders.js';
 export * from './types.js';
+export {
+  CartInputError,
+  buildLineItemProperties,
+  cartVariantId,
+  checkMeasurementRules,
+  numericVariantId,
+  renderTemplate,
+  validateLineItemProperties,
+  SVC_DATA_PROPERTY,
+  type BuildLineItemInput,
+  type LineItemProperty,
+  type MeasurementRulesVariant,
+} from './cart/index.js';

@@ -1,0 +1,48 @@
+/**
+ * Exact decimal helpers for the cart functions: a JS number is taken in its shortest string
+ * form (`String(n)`) and scaled to an integer, so `0.3` on a `0.1` grid is exact (no float modulo).
+ */
+
+export interface Scaled {
+  /** The number times 10^scale, exactly. */
+  int: bigint;
+  /** Count of decimals. */
+  scale: number;
+}
+
+/** Exact decimal form of a finite number's shortest string. @example toScaled(0.35) // { int: 35n, scale: 2 } */
+export function toScaled(n: number): Scaled {
+  if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n));
+  if (!m) throw new RangeError(`cannot read number: ${n}`);
+  const [, sign = '', whole = '0', frac = '', exp = '0'] = m;
+  let scale = frac.length - Number(exp);
+  let int = BigInt(`${sign}${whole}${frac}`);
+  if (scale < 0) {
+    int *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { int, scale };
+}
+
+/** `a` rescaled to `scale` decimals (scale >= a.scale). */
+function rescale(a: Scaled, scale: number): bigint {
+  return a.int * 10n ** BigInt(scale - a.scale);
+}
+
+/** The numbers as integers at one common scale (the largest count of decimals). */
+export function align(...numbers: number[]): bigint[] {
+  const scaled = numbers.map(toScaled);
+  const scale = Math.max(0, ...scaled.map((s) => s.scale));
+  return scaled.map((s) => rescale(s, scale));
+}
+
+/** Plain decimal text of a number, never exponent notation. @example plainNumber(1e-7) // '0.0000001' */
+export function plainNumber(n: number): string {
+  const { int, scale } = toScaled(n);
+  const negative = int < 0n;
+  const digits = (negative ? -int : int).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const frac = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * "Adding a measured line item to the cart" (public-api.md) as pure functions: the hidden
+ * `_svc_data` property plus the customer-visible properties built from the shop's labels.
+ */
+import { isMeasurementType, typeOfUnit, unitsOf, validateSvcData, type MeasurementType } from '@tare/contracts';
+import { CartInputError } from './errors.js';
+import { renderTemplate } from './template.js';
+
+export interface LineItemProperty {
+  name: string;
+  value: string;
+}
+
+export interface BuildLineItemInput {
+  product: { id: string; measurementType: MeasurementType | string };
+  variant: { id: string; unitMeasurement: { unit: string; value: number } };
+  /** `data.settings.localizedLabels` of the app settings for the locale. */
+  labels: Record<string, string>;
+  /** What the customer chose, in the variant's unit. */
+  measurement: { value: number; unit: string };
+  /** Price per unit measurement, as decimal text (e.g. `'24'`, `'2.50'`). */
+  price: string;
+  /** ISO 4217 code, e.g. `'USD'`. */
+  currency: string;
+  /** BCP-47 tag used to format the price. */
+  locale: string;
+}
+
+export const SVC_DATA_PROPERTY = '_svc_data';
+
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+const netKey = (type: MeasurementType): string => `net${type.charAt(0).toUpperCase()}${type.slice(1)}`;
+
+function isPositiveFinite(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0;
+}
+
+function inputReasons(input: BuildLineItemInput): string[] {
+  const reasons: string[] = [];
+  const type = input.product.measurementType;
+  const typeOk = isMeasurementType(type);
+  if (!typeOk) reasons.push(`product.measurementType '${String(type)}' is not a measurement type`);
+  const { value, unit } = input.measurement;
+  if (!isPositiveFinite(value)) reasons.push(`measurement.value must be a finite number greater than 0 (got ${value})`);
+  if (typeOk && typeOfUnit(unit) !== type) {
+    reasons.push(`measurement.unit '${unit}' is not a ${type} unit (one of ${unitsOf(type).join(', ')})`);
+  }
+  const variantUnit = input.variant.unitMeasurement.unit;
+  if (unit !== variantUnit) reasons.push(`measurement.unit '${unit}' must equal the variant's unit '${variantUnit}'`);
+  if (!isPositiveFinite(input.variant.unitMeasurement.value)) {
+    reasons.push('variant.unitMeasurement.value must be a finite number greater than 0');
+  }
+  if (typeof input.price !== 'string' || !DECIMAL_TEXT.test(input.price)) {
+    reasons.push(`price must be decimal text (got ${JSON.stringify(input.price)})`);
+  }
+  return reasons;
+}
+
+function formatPrice(price: string, currency: string, locale: string): string {
+  const nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  // Decimal text is formatted exactly (Intl.NumberFormat v3); the ES2022 typings only list number.
+  return (nf.format as unknown as (value: string) => string)(price);
+}
+
+/**
+ * The cart line properties for a measured variant: `_svc_data` first, then the unit price
+ * property (only when `unitPrice` and `unitPrice_{type}_value_{unit}` exist) and the net
+ * measurement property (only when `net{Type}` and `net{Type}_value_{unit}` exist). Label texts
+ * come only from `labels`; the visible properties are also copied into `_svc_data.properties`.
+ * @throws CartInputError when the measurement is not > 0, not of the product's type, or not in the variant's unit.
+ * @example buildLineItemProperties({ ..., measurement: { value: 2.5, unit: 'kg' }, price: '24', currency: 'USD', locale: 'en-US' })
+ *   // [{ name: '_svc_data', value: '{...}' }, { name: 'Unit price', value: '$24.00/kg' }, { name: 'Net weight', value: '2.5 kg' }]
+ */
+export function buildLineItemProperties(input: BuildLineItemInput): LineItemProperty[] {
+  const reasons = inputReasons(input);
+  if (reasons.length > 0) throw new CartInputError(reasons);
+  const type = input.product.measurementType as MeasurementType;
+  const { labels, measurement } = input;
+  const unitMeasurement = input.variant.unitMeasurement;
+  const unit = unitMeasurement.unit;
+  const label = (key: string): string | undefined =>
+    Object.hasOwn(labels, key) && typeof labels[key] === 'string' ? labels[key] : undefined;
+
+  const visible: LineItemProperty[] = [];
+  const unitPriceName = label('unitPrice');
+  const unitPriceTemplate = label(`unitPrice_${type}_value_${unit}`);
+  if (unitPriceName !== undefined && unitPriceTemplate !== undefined) {
+    const price = formatPrice(input.price, input.currency, input.locale);
+    visible.push({
+      name: unitPriceName,
+      value: renderTemplate(unitPriceTemplate, { price, quantity: unitMeasurement.value, unit }),
+    });
+  }
+  const netName = label(netKey(type));
+  const netTemplate = label(`${netKey(type)}_value_${unit}`);
+  if (netName !== undefined && netTemplate !== undefined) {
+    visible.push({
+      name: netName,
+      value: renderTemplate(netTemplate, { quantity: measurement.value, unit: measurement.unit }),
+    });
+  }
+
+  const svcData = {
+    measurement: { type, dimensions: [{ unit: measurement.unit, value: measurement.value }] },
+    unitMeasurement: { unit, value: unitMeasurement.value },
+    properties: Object.fromEntries(visible.map((p) => [p.name, p.value])),
+  };
+  return [{ name: SVC_DATA_PROPERTY, value: JSON.stringify(svcData) }, ...visible];
+}
+
+/**
+ * Why a cart line would not be processed as measurement-based (empty when it would be):
+ * `_svc_data` missing, or the reasons of `validateSvcData` against the variant's unit.
+ */
+export function validateLineItemProperties(
+  properties: readonly LineItemProperty[],
+  variant: { unitMeasurement: { unit: string } },
+): string[] {
+  const svc = properties.find((p) => p.name === SVC_DATA_PROPERTY);
+  if (svc === undefined) return ['_svc_data is missing'];
+  const result = validateSvcData(svc.value, { unit: variant.unitMeasurement.unit });
+  return result.ok ? [] : result.reasons;
+}
