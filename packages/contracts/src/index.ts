@@ -7,3 +7,4 @@ export * from './inventory.js';
 export * from './units.js';
 export * from './svc-data.js';
 export * from './orders.js';
+export * from './template.js';

@@ -1,4 +1,3 @@
-import { Dec, toPlainString } from './decimal.js';
 import { MEASUREMENT_TYPES, type MeasurementType, unitsOf } from './units.js';
 
 export const SUPPORTED_LOCALES = ['en', 'fr', 'es', 'de'] as const;
@@ -150,33 +149,5 @@ export function resolveLabels(input: ResolveLabelsInput): { locale: string; labe
   return { locale, labels: Object.fromEntries(labels) };
 }
 
-/**
- * Fills a label template. `{Price}` → price (kept as is when absent); `{Unit}` → unit id;
- * `{Value}` → quantity; `{Quantity}` / `{Quantity_With_Space}` → quantity and unit
- * without / with a space, the number dropped when the quantity is numerically 1.
- * A plain decimal quantity is printed without trailing zeros; unknown tokens are kept.
- * @example renderTemplate('{Price}/{Quantity}', { price: '€2.50', quantity: '1.000', unit: 'kg' }) // '€2.50/kg'
- */
-export function renderTemplate(template: string, tokens: { price?: string; quantity: string; unit: string }): string {
-  const isDecimal = /^-?\d+(\.\d+)?$/.test(tokens.quantity);
-  const value = isDecimal ? toPlainString(new Dec(tokens.quantity)) : tokens.quantity;
-  const isOne = value === '1';
-  const { unit } = tokens;
-  // One pass, so substituted text that happens to contain a token is not expanded again.
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => {
-    switch (name) {
-      case 'Price':
-        return tokens.price ?? match;
-      case 'Quantity':
-        return isOne ? unit : `${value}${unit}`;
-      case 'Quantity_With_Space':
-        return isOne ? unit : `${value} ${unit}`;
-      case 'Unit':
-        return unit;
-      case 'Value':
-        return value;
-      default:
-        return match;
-    }
-  });
-}
+/** Template rendering is shared with the client's cart helpers. */
+export { renderTemplate } from '@tare/contracts';
