@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@tare/contracts';
+import type { ErrorCode } from './types.js';
 
 /** `error.code` of an answer, or the client's own code for a request that got no answer. */
 export type TareErrorCode = ErrorCode | 'connection_error' | 'invalid_response' | (string & {});

@@ -1,14 +1,119 @@
-import type { OrderItem, PaginationMeta, Product, Variant } from '@tare/contracts';
+/**
+ * The API's shapes as plain interfaces, so the published package carries its own types and
+ * nothing from the server's schema library. test/types.test.ts proves at type-check time that
+ * each one equals the route schema it mirrors (packages/contracts), so they cannot drift.
+ */
 
-export type {
-  AdjustmentsBody,
-  LevelsBody,
-  OrderEditBody,
-  OrderItem,
-  PaginationMeta,
-  Product,
-  Variant,
-} from '@tare/contracts';
+export type MeasurementType = 'weight' | 'length' | 'area' | 'volume' | 'time';
+
+/** The error codes of the API (PRODUCT.md §3). */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'idempotency_key_in_use'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'idempotency_key_reused'
+  | 'addon_inactive'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'platform_unavailable'
+  | 'service_unavailable';
+
+export interface Variant {
+  id: string;
+  unitMeasurement: { unit: string; value: number };
+  settings: {
+    onlineStore: {
+      displayStyle: 'number' | 'pills' | 'dropdown';
+      rules?: { min: number; increment: number; defaultValue: number; max: number | null };
+      presets?: Array<{ value: number; label?: string; price?: string }>;
+    };
+  };
+}
+
+export interface Product {
+  id: string;
+  measurementType: MeasurementType;
+  variants: Variant[];
+}
+
+export interface VariantWithProduct extends Variant {
+  product: Pick<Product, 'id' | 'measurementType'>;
+}
+
+export interface PaginationMeta {
+  nextCursor: string | null;
+  prevCursor: string | null;
+  hasMore: boolean;
+}
+
+export type ProductPageMeta = PaginationMeta;
+
+export interface AppSettings {
+  localizedLabels: Record<string, string>;
+  mergeMatchingLineItems?: boolean;
+}
+
+/** A quantity in one of the variant type's units; `value` is a JSON number, never a string. */
+export interface Quantity {
+  value: number;
+  unit: string;
+}
+
+export interface AdjustmentsBody {
+  locationId: string;
+  /** 1 to 100 entries, one per variant. */
+  adjustments: Array<{ variantId: string; delta: Quantity }>;
+}
+
+export interface LevelsBody {
+  locationId: string;
+  /** 1 to 100 entries, one per variant; `quantity.value` ≥ 0. */
+  levels: Array<{ variantId: string; quantity: Quantity }>;
+}
+
+export interface InventoryWriteData {
+  operation: 'adjustment' | 'set';
+  locationId: string;
+  results: Array<{
+    variantId: string;
+    status: 'updated';
+    previousQuantity: Quantity;
+    quantity: Quantity;
+  }>;
+}
+
+export interface OrderItem {
+  lineItemId: string;
+  productId: string | null;
+  variantId: string | null;
+  quantity: number;
+  measurement: { type: MeasurementType; value: number; unit: string };
+  /** Formatted price per measurement unit, e.g. "$24.00 per kg". */
+  unitPrice: string;
+}
+
+export interface OrderData {
+  id: string;
+  items: OrderItem[];
+}
+
+export interface OrderEditBody {
+  /** 1 to 100 edits. */
+  edits: Array<{
+    lineItemId: string;
+    /** 0 removes the line. */
+    quantity?: number;
+    measurement?: { type: MeasurementType; value: number; unit: string };
+    variantId?: string;
+  }>;
+  notifyCustomer?: boolean;
+  staffNote?: string;
+}
 
 /** What every method resolves to: the envelope's data and meta, and the answer's request id. */
 export interface TareResult<Data, Meta = Record<string, never>> {
@@ -22,35 +127,3 @@ export interface TareResult<Data, Meta = Record<string, never>> {
 export interface TareWriteResult<Data, Meta = Record<string, never>> extends TareResult<Data, Meta> {
   replayed: boolean;
 }
-
-export interface AppSettings {
-  localizedLabels: Record<string, string>;
-  mergeMatchingLineItems?: boolean;
-}
-
-export interface VariantWithProduct extends Variant {
-  product: Pick<Product, 'id' | 'measurementType'>;
-}
-
-export interface InventoryQuantityResult {
-  value: number;
-  unit: string;
-}
-
-export interface InventoryWriteData {
-  operation: 'adjustment' | 'set';
-  locationId: string;
-  results: Array<{
-    variantId: string;
-    status: 'updated';
-    previousQuantity: InventoryQuantityResult;
-    quantity: InventoryQuantityResult;
-  }>;
-}
-
-export interface OrderData {
-  id: string;
-  items: OrderItem[];
-}
-
-export type ProductPageMeta = PaginationMeta;

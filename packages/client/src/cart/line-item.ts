@@ -2,7 +2,8 @@
  * "Adding a measured line item to the cart" (public-api.md) as pure functions: the hidden
  * `_svc_data` property plus the customer-visible properties built from the shop's labels.
  */
-import { isMeasurementType, typeOfUnit, unitsOf, validateSvcData, type MeasurementType } from '@tare/contracts';
+import { isMeasurementType, typeOfUnit, unitsOf, validateSvcData } from '@tare/contracts';
+import type { MeasurementType } from '../types.js';
 import { CartInputError } from './errors.js';
 import { renderTemplate } from './template.js';
 
