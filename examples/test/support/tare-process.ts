@@ -9,6 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Db } from '../../../packages/server/src/store/db.js';
+import { openDb } from '../../../packages/server/src/store/open-db.js';
 import { createPostgresDatabase } from '../../../packages/server/test/support/databases.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -27,10 +29,14 @@ export interface TareProcess {
   url: string;
   /** The demo shop's key printed on the first start. */
   apiKey: string;
+  /** `TARE_DATA_DIR` or `DATABASE_URL` of this store, for `tare` commands run in a shell. */
+  storeEnv: Record<string, string>;
   /** Stops the server: SIGTERM finishes in-flight requests first, SIGKILL does not. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Starts it again on the same store and port; resolves once it listens. */
   start(): Promise<void>;
+  /** Opens the server's store in this process to inspect it; on PGlite only while the server is stopped. */
+  openStore(): Promise<Db>;
   /** Runs `tare <args>` against the same store. */
   cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Stops the server and deletes its store. */
@@ -74,8 +80,10 @@ export async function startTare(kind: StoreKind = 'pglite'): Promise<TareProcess
   return {
     url: `http://127.0.0.1:${port}`,
     apiKey: key,
+    storeEnv: { ...store.env },
     stop,
     start,
+    openStore: () => openDb({ databaseUrl: store.env.DATABASE_URL, dataDir: store.env.TARE_DATA_DIR }),
     cli: (args) =>
       new Promise((resolve) => {
         execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
