@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { SuccessEnvelope } from './envelope.js';
-import { PlatformId } from './ids.js';
+import { SuccessEnvelope, exampleSuccess } from './envelope.js';
+import { platformId } from './ids.js';
 
 export const MeasurementTypeSchema = Type.Enum(['weight', 'length', 'area', 'volume', 'time']);
 export const DisplayStyleSchema = Type.Enum(['number', 'pills', 'dropdown']);
@@ -50,21 +50,44 @@ export const PaginationMetaSchema = Type.Object({
 });
 export type PaginationMeta = Static<typeof PaginationMetaSchema>;
 
-export const ProductParams = Type.Object({ productId: PlatformId }, { additionalProperties: false });
+const EXAMPLE_CURSOR = '6-BonDaFvwliX1iVWGI-BVYTiZO2-XJXe6p6BDvWHa_oaC_3C76uglL6vikuyo8q94opBco';
+const EXAMPLE_VARIANT = {
+  id: '2001',
+  unitMeasurement: { unit: 'kg', value: 1 },
+  settings: {
+    onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null } },
+  },
+};
+
+export const ProductParams = Type.Object({ productId: platformId('1001') }, { additionalProperties: false });
 export const VariantParams = Type.Object(
-  { productId: PlatformId, variantId: PlatformId },
+  { productId: platformId('1001'), variantId: platformId('2001') },
   { additionalProperties: false },
 );
 
 export const ProductQuery = Type.Object({
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Variants per page (1–100).' }),
+    Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Variants per page (1–100).', examples: [1] }),
   ),
   cursor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 512, description: 'A `meta.nextCursor` or `meta.prevCursor`.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: 'A `meta.nextCursor` or `meta.prevCursor`.',
+      examples: [EXAMPLE_CURSOR],
+    }),
   ),
 });
 export type ProductQuery = Static<typeof ProductQuery>;
 
-export const ProductResponse = SuccessEnvelope(Type.Object({ product: ProductSchema }), PaginationMetaSchema);
-export const VariantResponse = SuccessEnvelope(Type.Object({ variant: VariantWithProductSchema }), Type.Object({}));
+export const ProductResponse = SuccessEnvelope(Type.Object({ product: ProductSchema }), PaginationMetaSchema, {
+  examples: [
+    exampleSuccess(
+      { product: { id: '1001', measurementType: 'weight', variants: [EXAMPLE_VARIANT] } },
+      { nextCursor: EXAMPLE_CURSOR, prevCursor: null, hasMore: true },
+    ),
+  ],
+});
+export const VariantResponse = SuccessEnvelope(Type.Object({ variant: VariantWithProductSchema }), Type.Object({}), {
+  examples: [exampleSuccess({ variant: { ...EXAMPLE_VARIANT, product: { id: '1001', measurementType: 'weight' } } })],
+});

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { SuccessEnvelope } from './envelope.js';
+import { SuccessEnvelope, exampleSuccess } from './envelope.js';
 import { PlatformId } from './ids.js';
 
 const closed = { additionalProperties: false } as const;
@@ -64,4 +64,20 @@ export const InventoryResponse = SuccessEnvelope(
     ),
   }),
   Type.Object({}),
+  {
+    examples: [
+      exampleSuccess({
+        operation: 'adjustment',
+        locationId: '70001',
+        results: [
+          {
+            variantId: '2001',
+            status: 'updated',
+            previousQuantity: { value: 12.75, unit: 'kg' },
+            quantity: { value: 12.5, unit: 'kg' },
+          },
+        ],
+      }),
+    ],
+  },
 );

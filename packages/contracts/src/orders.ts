@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { MeasurementTypeSchema } from './catalog.js';
-import { SuccessEnvelope } from './envelope.js';
-import { PlatformId } from './ids.js';
+import { SuccessEnvelope, exampleSuccess } from './envelope.js';
+import { PlatformId, platformId } from './ids.js';
 
 const closed = { additionalProperties: false } as const;
 
-export const OrderParams = Type.Object({ orderId: PlatformId }, closed);
+export const OrderParams = Type.Object({ orderId: platformId('5001') }, closed);
 
 export const OrderItemSchema = Type.Object({
   lineItemId: Type.String(),
@@ -65,8 +65,25 @@ export const OrderData = Type.Object({ id: Type.String(), items: Type.Array(Orde
  * GET and PATCH /orders/{orderId}: the envelope around `{ id, items }`, with `id` and `items`
  * repeated at the top level as in the spec's sample (PRODUCT.md §2).
  */
-export const OrderResponse = Type.Object({
-  ...SuccessEnvelope(OrderData, Type.Object({})).properties,
-  id: Type.String(),
-  items: Type.Array(OrderItemSchema),
-});
+const EXAMPLE_ORDER = {
+  id: '5001',
+  items: [
+    {
+      lineItemId: '9001',
+      productId: '1001',
+      variantId: '2001',
+      quantity: 2,
+      measurement: { type: 'weight', value: 1.25, unit: 'kg' },
+      unitPrice: '$24.00 per kg',
+    },
+  ],
+};
+
+export const OrderResponse = Type.Object(
+  {
+    ...SuccessEnvelope(OrderData, Type.Object({})).properties,
+    id: Type.String(),
+    items: Type.Array(OrderItemSchema),
+  },
+  { examples: [{ ...exampleSuccess(EXAMPLE_ORDER), ...EXAMPLE_ORDER }] },
+);

@@ -1,6 +1,6 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ERROR_STATUS, ErrorBody, ErrorEnvelope } from '@tare/contracts';
+import { ERROR_STATUS, EXAMPLE_REQUEST_ID, ErrorBody, ErrorEnvelope, type ErrorCode } from '@tare/contracts';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -78,6 +78,30 @@ const REPLAYED: HeaderDoc = {
 };
 const RETRY_AFTER: HeaderDoc = { type: 'integer', description: 'Seconds to wait before retrying.' };
 
+/** One example answer per error code, shown under its status. */
+const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details: Record<string, unknown> | null }> = {
+  bad_request: {
+    message: 'The request body is invalid.',
+    details: { in: 'body', errors: [{ path: '/adjustments/0/delta/unit', message: "unit 'm' is not a weight unit" }] },
+  },
+  unauthorized: { message: 'A valid API key is required.', details: null },
+  not_found: { message: "No variant with id '2999' was found.", details: { variantId: '2999' } },
+  method_not_allowed: { message: 'DELETE is not allowed here.', details: { allow: ['GET'] } },
+  idempotency_key_in_use: { message: 'A request with this Idempotency-Key is still being processed.', details: null },
+  payload_too_large: { message: 'The request body is larger than 1048576 bytes.', details: null },
+  unsupported_media_type: { message: 'The request body must be application/json.', details: null },
+  idempotency_key_reused: {
+    message: 'This Idempotency-Key was already used for a different request (method, path or body).',
+    details: { idempotencyKey: 'nightly-2026-11-22-batch-3' },
+  },
+  addon_inactive: { message: "The shop's order-editing add-on is not active.", details: null },
+  unprocessable: { message: 'Line item 9001 is fulfilled and cannot be edited.', details: { index: 0 } },
+  rate_limited: { message: 'Rate limit exceeded; retry after 1 second.', details: null },
+  internal_error: { message: 'An internal error occurred.', details: null },
+  platform_unavailable: { message: 'The platform did not answer; nothing was changed.', details: null },
+  service_unavailable: { message: 'The store is unavailable; nothing was changed.', details: null },
+};
+
 /** Statuses whose answers are stored and replayed under an `Idempotency-Key`. */
 const REPLAYABLE = new Set(['200', '404', '422']);
 
@@ -99,6 +123,13 @@ function errorResponse(status: ErrorStatus, headers: Record<string, HeaderDoc>) 
       error: { ...ErrorBody, properties: { ...ErrorBody.properties, code: { type: 'string', enum: codes } } },
     },
     description: STATUS_TEXT[status],
+    examples: codes.map((code) => ({
+      success: false,
+      data: null,
+      error: { code, ...ERROR_EXAMPLES[code as ErrorCode] },
+      meta: {},
+      requestId: EXAMPLE_REQUEST_ID,
+    })),
     headers: headersOf(headers),
   };
 }
@@ -146,6 +177,7 @@ export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc |
                 type: 'string',
                 minLength: 1,
                 maxLength: 255,
+                examples: ['6c1f4a7e-3b0e-4a53-9f3b-2f1d8a0c5e42'],
                 description:
                   doc.idempotencyKey === 'required'
                     ? 'Required. 1–255 printable ASCII characters; a new key per operation, the same key on retries (kept 24 hours).'

@@ -1,4 +1,5 @@
 import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
@@ -7,12 +8,24 @@ import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, startTestServer } from '../support/harness.js';
 import { createLogger } from '../../src/logger.js';
+import { ERROR_STATUS } from '@tare/contracts';
 
+type Schema = Record<string, unknown> & { examples?: unknown[] };
+type Media = { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> };
+type Content = { content?: Record<string, Media> };
+
+/** The generator moves a body's examples out of its schema, to the media type (`example` when one). */
+function mediaExamples(content: Content): unknown[] {
+  const media = content.content?.['application/json'];
+  if (!media) return [];
+  if ('example' in media) return [media.example];
+  return media.examples ? Object.values(media.examples).map((e) => e.value) : (media.schema.examples ?? []);
+}
 type Operation = {
-  parameters?: { in: string; name: string; required?: boolean }[];
-  responses: Record<string, { headers?: Record<string, unknown> }>;
+  parameters?: { in: string; name: string; required?: boolean; schema: Schema; example?: unknown }[];
+  responses: Record<string, { headers?: Record<string, unknown> } & Content>;
   security?: Record<string, string[]>[];
-  requestBody?: unknown;
+  requestBody?: Content;
 };
 type Document = {
   openapi: string;
@@ -94,6 +107,44 @@ describe('OpenAPI document and docs page', () => {
     expect(doc.paths['/api/v1/inventory/levels']!.put!.responses['200']!.headers).toHaveProperty(
       'Idempotency-Replayed',
     );
+  });
+
+  it('then every parameter, request body and answer has examples, and each example is valid against its schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const checked: string[] = [];
+    const shownCodes = new Set<string>();
+    const check = (where: string, schema: Schema, examples: unknown[]) => {
+      expect(examples.length, `${where} has examples`).toBeGreaterThan(0);
+      const validateExample = ajv.compile(schema);
+      for (const example of examples) {
+        const errors = validateExample(example) ? [] : validateExample.errors;
+        expect(errors, `${where}: ${JSON.stringify(example)}`).toEqual([]);
+        const code = (example as { error?: { code?: string } } | null)?.error?.code;
+        if (code) shownCodes.add(code);
+      }
+      checked.push(where);
+    };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        for (const parameter of operation.parameters ?? []) {
+          // The generator moves a parameter's example out of its schema, to the parameter.
+          const examples = 'example' in parameter ? [parameter.example] : (parameter.schema.examples ?? []);
+          check(`${name} ${parameter.in} ${parameter.name}`, parameter.schema, examples);
+        }
+        const { requestBody } = operation;
+        if (requestBody)
+          check(`${name} body`, requestBody.content!['application/json']!.schema, mediaExamples(requestBody));
+        for (const [status, answer] of Object.entries(operation.responses)) {
+          if (answer.content)
+            check(`${name} ${status}`, answer.content['application/json']!.schema, mediaExamples(answer));
+        }
+      }
+    }
+    expect(checked.length).toBeGreaterThan(60);
+    // Every error code an operation can answer is shown; 405 answers a path's unknown methods.
+    const codes = Object.keys(ERROR_STATUS).filter((code) => code !== 'method_not_allowed');
+    expect([...shownCodes].sort()).toEqual(codes.sort());
   });
 
   it('then non-API routes are hidden', () => {
