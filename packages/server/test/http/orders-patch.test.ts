@@ -448,6 +448,21 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       expect(await lineRow(db, shopId, '9006')).toMatchObject({ quantity: 2147483647, price: '10.00' });
     });
 
+    it('when an edit would take a level out of range, then 400 names that edit and nothing is written', async () => {
+      const { key, shopId } = await seedShop(db, editShop());
+      const before = await snapshot(db, shopId);
+
+      const huge = { lineItemId: '9001', quantity: 2147483647, measurement: weight(10_000_000, 'kg') };
+      const res = await patch(server, key, { edits: [{ lineItemId: '9002', quantity: 2 }, huge] });
+
+      const error = expectErrorEnvelope(res, 400, 'bad_request');
+      expect(error.details).toEqual({
+        in: 'body',
+        errors: [{ path: '/edits/1', message: expect.stringMatching(/level of variant 2001 is out of range/) }],
+      });
+      expect(await snapshot(db, shopId)).toEqual(before);
+    });
+
     it('when notifyCustomer and staffNote are sent, then the edit history records them with the key and request id', async () => {
       const { key, keyId, shopId } = await seedShop(db, editShop());
       const body = {

@@ -20,8 +20,8 @@ export interface InventoryEntry {
   unit: string;
   /** JSON pointer of the entry in the request, for error messages (e.g. `/adjustments/3`). */
   path: string;
-  /** Name of the quantity field in the request: `delta` or `quantity`. */
-  field: 'delta' | 'quantity';
+  /** Name of the entry's quantity field in the request; none when Tare computed the value. */
+  field?: 'delta' | 'quantity';
 }
 
 export interface InventoryWrite {
@@ -99,7 +99,7 @@ export async function applyInventoryWrite(
     const variant = variants.get(entry.variantId)!;
     if (!isUnitOfType(entry.unit, variant.measurementType)) {
       issues.push({
-        path: `${entry.path}/${entry.field}/unit`,
+        path: entry.field ? `${entry.path}/${entry.field}/unit` : entry.path,
         message: `unit '${entry.unit}' is not valid for variant ${variant.id} (${variant.measurementType}); use one of ${unitsOf(variant.measurementType).join(', ')}`,
       });
     }
@@ -126,7 +126,7 @@ export async function applyInventoryWrite(
     // passes as a JS number: a total beyond that is bad input (400), not a database error (500).
     if (plan.platformInteger.abs().gt(Number.MAX_SAFE_INTEGER)) {
       issues.push({
-        path: `${entry.path}/${entry.field}/value`,
+        path: entry.field ? `${entry.path}/${entry.field}/value` : entry.path,
         message: `the resulting level of variant ${variant.id} is out of range; its whole-unit part must stay within ±${Number.MAX_SAFE_INTEGER}`,
       });
     }

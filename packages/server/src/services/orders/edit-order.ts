@@ -208,24 +208,26 @@ async function bookConsumption(
   variants: Variants,
 ) {
   const deltas = new Map<string, Dec>();
-  const add = (side: Plan['before'], sign: 1 | -1) => {
+  // A problem with a variant's booking (a level out of range) names the last edit touching it.
+  const lastEdit = new Map<string, number>();
+  const add = (side: Plan['before'], sign: 1 | -1, editIndex: number) => {
     const variant = side.variantId ? variants.get(side.variantId) : undefined;
     if (!variant) return; // a temporary product or an unconfigured variant has no Tare inventory
     const amount = convertForStorage(side.amount, side.unit, variant.unit).times(sign);
     deltas.set(variant.id, (deltas.get(variant.id) ?? new Dec(0)).plus(amount));
+    lastEdit.set(variant.id, editIndex);
   };
-  for (const plan of plans) {
-    add(plan.before, 1);
-    add(plan.after, -1);
-  }
+  plans.forEach((plan, editIndex) => {
+    add(plan.before, 1, editIndex);
+    add(plan.after, -1, editIndex);
+  });
   const entries: InventoryEntry[] = [...deltas]
     .filter(([, delta]) => !delta.isZero())
     .map(([variantId, delta]) => ({
       variantId,
       value: delta,
       unit: variants.get(variantId)!.unit,
-      path: `/edits`,
-      field: 'delta',
+      path: `/edits/${lastEdit.get(variantId)}`,
     }));
   if (entries.length === 0) return;
   await applyInventoryWrite(tx, gateway, {
