@@ -288,6 +288,62 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       expect(await dump()).toEqual(before);
     });
 
+    it('when a later file leaves the shop settings out, then they keep their values and nothing is written', async () => {
+      const doc = sample();
+      doc.shops[0].defaultLocale = 'fr';
+      doc.shops[0].settings.rateLimit = { enabled: false, requestsPerMinute: 120 };
+      const first = await importValid(doc);
+      const shopRow = async () => (await db.query('SELECT * FROM shops WHERE id = $1', [first.shops[0]!.id])).rows[0];
+      const before = await shopRow();
+      const { domain, currency, locations } = doc.shops[0];
+
+      const partial = await importValid({ shops: [{ domain, currency, locations }] });
+
+      expect(partial.shops[0]!.changes).toBe(0);
+      expect(await shopRow()).toEqual(before);
+      expect(before).toMatchObject({
+        default_locale: 'fr',
+        addon_active: true,
+        merge_matching_line_items: true,
+        rate_limit_enabled: false,
+        rate_limit_per_minute: 120,
+      });
+    });
+
+    it('when a later file gives only some settings, then only those change', async () => {
+      const doc = sample();
+      const first = await importValid(doc);
+      const { domain, currency } = doc.shops[0];
+
+      const partial = await importValid({
+        shops: [{ domain, currency, settings: { rateLimit: { requestsPerMinute: 60 } } }],
+      });
+
+      expect(partial.shops[0]!.changes).toBe(1);
+      const { rows } = await db.query('SELECT * FROM shops WHERE id = $1', [first.shops[0]!.id]);
+      expect(rows[0]).toMatchObject({
+        default_locale: 'en',
+        addon_active: true,
+        merge_matching_line_items: true,
+        rate_limit_enabled: true,
+        rate_limit_per_minute: 60,
+      });
+    });
+
+    it('when a new shop leaves its settings out, then it gets the defaults', async () => {
+      const domain = `bare-${randomUUID().slice(0, 8)}.example`;
+      const summary = await importValid({ shops: [{ domain, currency: 'EUR' }] });
+      const { rows } = await db.query('SELECT * FROM shops WHERE id = $1', [summary.shops[0]!.id]);
+      expect(rows[0]).toMatchObject({
+        currency: 'EUR',
+        default_locale: 'en',
+        addon_active: false,
+        merge_matching_line_items: null,
+        rate_limit_enabled: true,
+        rate_limit_per_minute: 600,
+      });
+    });
+
     it('when one stock value changes, then only that level, its ledger row and its platform level are written', async () => {
       const doc = sample();
       doc.shops[0].products[0].variants.push(stockedVariant('2002', 'g', 100, { value: 1.25, unit: 'kg' }));

@@ -48,13 +48,10 @@ async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportS
   const { id, changed } = await upsertShop(tx, {
     domain: shop.domain,
     currency: shop.currency,
-    defaultLocale: normalizeLocale(shop.defaultLocale) ?? 'en',
-    addonActive: shop.addonActive ?? false,
-    mergeMatchingLineItems: shop.settings?.mergeMatchingLineItems ?? null,
-    rateLimit: {
-      enabled: shop.settings?.rateLimit?.enabled ?? true,
-      requestsPerMinute: shop.settings?.rateLimit?.requestsPerMinute ?? 600,
-    },
+    defaultLocale: normalizeLocale(shop.defaultLocale),
+    addonActive: shop.addonActive,
+    mergeMatchingLineItems: shop.settings?.mergeMatchingLineItems,
+    rateLimit: shop.settings?.rateLimit,
   });
   let changes = changed ? 1 : 0;
   const count = (didChange: boolean) => {

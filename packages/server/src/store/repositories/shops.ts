@@ -46,36 +46,48 @@ export async function findShopByDomain(db: Queryable, domain: string): Promise<S
   return rows[0] && toShop(rows[0]);
 }
 
-export type ShopInput = Omit<Shop, 'id'>;
+/** A shop to import: a setting left undefined keeps its stored value, or its default on a new shop. */
+export interface ShopInput {
+  domain: string;
+  currency: string;
+  defaultLocale?: string;
+  addonActive?: boolean;
+  mergeMatchingLineItems?: boolean;
+  rateLimit?: { enabled?: boolean; requestsPerMinute?: number };
+}
 
 /**
- * Inserts the shop or updates it when a field differs. Returns the id and whether anything
- * changed, so an identical re-import writes nothing.
+ * Inserts the shop or updates the fields given when one differs (import merges: PRODUCT.md §11).
+ * Returns the id and whether anything changed, so an identical re-import writes nothing.
  */
 export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: string; changed: boolean }> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO shops (domain, currency, default_locale, addon_active, merge_matching_line_items,
        rate_limit_enabled, rate_limit_per_minute)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     VALUES ($1, $2, COALESCE($3::text, 'en'), COALESCE($4::boolean, false), $5::boolean,
+       COALESCE($6::boolean, true), COALESCE($7::integer, 600))
      ON CONFLICT (domain) DO UPDATE SET
-       currency = EXCLUDED.currency, default_locale = EXCLUDED.default_locale,
-       addon_active = EXCLUDED.addon_active,
-       merge_matching_line_items = EXCLUDED.merge_matching_line_items,
-       rate_limit_enabled = EXCLUDED.rate_limit_enabled,
-       rate_limit_per_minute = EXCLUDED.rate_limit_per_minute, updated_at = now()
+       currency = EXCLUDED.currency,
+       default_locale = COALESCE($3::text, shops.default_locale),
+       addon_active = COALESCE($4::boolean, shops.addon_active),
+       merge_matching_line_items = COALESCE($5::boolean, shops.merge_matching_line_items),
+       rate_limit_enabled = COALESCE($6::boolean, shops.rate_limit_enabled),
+       rate_limit_per_minute = COALESCE($7::integer, shops.rate_limit_per_minute),
+       updated_at = now()
      WHERE (shops.currency, shops.default_locale, shops.addon_active, shops.merge_matching_line_items,
             shops.rate_limit_enabled, shops.rate_limit_per_minute)
-       IS DISTINCT FROM (EXCLUDED.currency, EXCLUDED.default_locale, EXCLUDED.addon_active,
-            EXCLUDED.merge_matching_line_items, EXCLUDED.rate_limit_enabled, EXCLUDED.rate_limit_per_minute)
+       IS DISTINCT FROM (EXCLUDED.currency, COALESCE($3::text, shops.default_locale),
+            COALESCE($4::boolean, shops.addon_active), COALESCE($5::boolean, shops.merge_matching_line_items),
+            COALESCE($6::boolean, shops.rate_limit_enabled), COALESCE($7::integer, shops.rate_limit_per_minute))
      RETURNING id`,
     [
       shop.domain,
       shop.currency,
-      shop.defaultLocale,
-      shop.addonActive,
-      shop.mergeMatchingLineItems,
-      shop.rateLimit.enabled,
-      shop.rateLimit.requestsPerMinute,
+      shop.defaultLocale ?? null,
+      shop.addonActive ?? null,
+      shop.mergeMatchingLineItems ?? null,
+      shop.rateLimit?.enabled ?? null,
+      shop.rateLimit?.requestsPerMinute ?? null,
     ],
   );
   if (rows[0]) return { id: rows[0].id, changed: true };
