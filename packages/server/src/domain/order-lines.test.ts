@@ -35,6 +35,18 @@ describe('order lines', () => {
     },
   );
 
+  it.each([
+    ['4.50', '250', 'g', '100', '$1.80 per 100 g'],
+    ['3.60', '500', 'g', '100', '$0.72 per 100 g'],
+    ['9.00', '0.75', 'L', '0.5', '$6.00 per 0.5 L'],
+    ['30.00', '1.25', 'kg', '1', '$24.00 per kg'],
+  ])(
+    'when a line charged %s measures %s %s of a variant sold per %s, then the unit price reads %j',
+    (price, value, unit, unitValue, text) => {
+      expect(formatUnitPrice(price, { value: new Dec(value), unit }, 'USD', new Dec(unitValue))).toBe(text);
+    },
+  );
+
   it('when a currency has no minor unit, then prices have no decimals', () => {
     expect(currencyDigits('JPY')).toBe(0);
     expect(currencyDigits('USD')).toBe(2);

@@ -1,5 +1,5 @@
 import type { MeasurementType } from './units.js';
-import { Dec } from './decimal.js';
+import { Dec, toPlainString } from './decimal.js';
 
 /** The measured part of a service-managed line, from the first `_svc_data` dimension. */
 export interface LineMeasurement {
@@ -32,16 +32,22 @@ export function linePrice(variantPrice: string, unitValue: string, value: Dec, c
 }
 
 /**
- * The price per measured unit as customers read it, in the shop's currency:
- * `$24.00 per kg` for a 1.25 kg line charged $30.00.
+ * The price per unit measurement as customers read it, in the shop's currency: `$24.00 per kg`
+ * for a 1.25 kg line charged $30.00, `$1.80 per 100 g` for a 250 g line charged $4.50 of a
+ * variant sold per 100 g (per gram, that price would round to $0.02).
  */
 export function formatUnitPrice(
   price: string,
   measurement: { value: Dec; unit: string },
   currency: string,
+  unitValue: Dec = new Dec(1),
   locale = 'en-US',
 ): string {
-  const perUnit = new Dec(price).div(measurement.value).toDecimalPlaces(currencyDigits(currency), Dec.ROUND_HALF_EVEN);
+  const perUnit = new Dec(price)
+    .times(unitValue)
+    .div(measurement.value)
+    .toDecimalPlaces(currencyDigits(currency), Dec.ROUND_HALF_EVEN);
   const money = new Intl.NumberFormat(locale, { style: 'currency', currency }).format(perUnit.toNumber());
-  return `${money} per ${measurement.unit}`;
+  const per = unitValue.eq(1) ? measurement.unit : `${toPlainString(unitValue)} ${measurement.unit}`;
+  return `${money} per ${per}`;
 }

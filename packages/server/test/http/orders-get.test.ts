@@ -116,7 +116,7 @@ describe.each(testDrivers())('GET /api/v1/orders/{orderId} on $name', ({ create 
           variantId: '2002',
           quantity: 3,
           measurement: { type: 'weight', value: 250, unit: 'g' },
-          unitPrice: '$0.24 per g',
+          unitPrice: '$24.00 per 100 g',
         },
         {
           lineItemId: '9008',
@@ -130,6 +130,39 @@ describe.each(testDrivers())('GET /api/v1/orders/{orderId} on $name', ({ create 
       expect(res.body.data).toEqual({ id: '5001', items });
       expect(res.body.items).toEqual(items);
       expect(res.body.id).toBe('5001');
+    });
+
+    it('when a line without a variant states its unit measurement, then its unit price is quoted per that', async () => {
+      const per100g = JSON.stringify({
+        measurement: { type: 'weight', dimensions: [{ unit: 'g', value: 250 }] },
+        unitMeasurement: { unit: 'g', value: 100 },
+      });
+      const perKgOtherUnit = JSON.stringify({
+        measurement: { type: 'weight', dimensions: [{ unit: 'g', value: 500 }] },
+        unitMeasurement: { unit: 'kg', value: 1 },
+      });
+      const lines = [
+        line('9011', {
+          productId: null,
+          variantId: null,
+          price: '4.50',
+          svc: per100g,
+        }),
+        line('9012', {
+          productId: null,
+          variantId: null,
+          price: '5.00',
+          svc: perKgOtherUnit,
+        }),
+      ];
+      const { key } = await seedShop(db, shopFixture({ orders: [order(lines)] }));
+
+      const res = await call(server, '/api/v1/orders/5001', { key });
+
+      expect(res.body.items.map((item: { unitPrice: string }) => item.unitPrice)).toEqual([
+        '$1.80 per 100 g',
+        '$0.01 per g', // a unit measurement in another unit than the line's is not used
+      ]);
     });
 
     it('when the order has no managed line, then items is an empty list', async () => {

@@ -103,7 +103,7 @@ const item = (
 const ITEMS = {
   '9001': item('9001', '2001', 2, 1.25, 'kg', '$24.00 per kg'),
   '9002': item('9002', '2001', 1, 0.5, 'kg', '$24.00 per kg'),
-  '9003': item('9003', '2002', 4, 250, 'g', '$0.24 per g'),
+  '9003': item('9003', '2002', 4, 250, 'g', '$24.00 per 100 g'),
   '9005': item('9005', '2001', 1, 1, 'kg', '$24.00 per kg'),
   '9006': item('9006', null, 1, 2, 'lb', '$5.00 per lb', null),
 };
@@ -339,9 +339,9 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       const res = await patch(server, key, { edits: [{ lineItemId: '9001', variantId: '2002' }] });
 
       expect(res.status).toBe(200);
-      // 2 × 1250 g at 24.00 per 100 g: 300.00 per line unit, $0.24 per g.
+      // 2 × 1250 g at 24.00 per 100 g: 300.00 per line unit, $24.00 per 100 g.
       expect(res.body).toEqual(
-        okBody(res.body.requestId, itemsWith({ '9001': item('9001', '2002', 2, 1250, 'g', '$0.24 per g') })),
+        okBody(res.body.requestId, itemsWith({ '9001': item('9001', '2002', 2, 1250, 'g', '$24.00 per 100 g') })),
       );
       expect(await lineRow(db, shopId, '9001')).toMatchObject({ variant_id: '2002', quantity: 2, price: '300.00' });
       expect(await storedSvcData(db, shopId, '9001')).toEqual({

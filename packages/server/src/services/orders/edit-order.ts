@@ -10,7 +10,7 @@ import { findShopById } from '../../store/repositories/shops.js';
 import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
 import { applyInventoryWrite, type InventoryEntry } from '../inventory/write-inventory.js';
 import { type ManagedLine, managedLines, toOrderItem } from './managed-lines.js';
-import { variantUnitsOf } from './read-order.js';
+import { lineVariantsOf } from './read-order.js';
 
 export interface OrderEdit {
   shopId: string;
@@ -21,7 +21,7 @@ export interface OrderEdit {
   idempotency?: IdempotencyRequest;
 }
 
-type Variants = Awaited<ReturnType<typeof variantUnitsOf>>['variants'];
+type Variants = Awaited<ReturnType<typeof lineVariantsOf>>;
 
 /**
  * PATCH /orders/{id}: validates every edit before applying any, then in one transaction
@@ -60,13 +60,8 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
     });
   }
   const requested = body.edits.flatMap((e) => (e.variantId ? [e.variantId] : []));
-  const { variants } = await variantUnitsOf(tx, shopId, [...order.lineItems.map((l) => l.variantId), ...requested]);
-  const managed = new Map(
-    managedLines(order.lineItems, new Map([...variants.values()].map((v) => [v.id, v.unit]))).map((m) => [
-      m.line.id,
-      m,
-    ]),
-  );
+  const variants = await lineVariantsOf(tx, shopId, [...order.lineItems.map((l) => l.variantId), ...requested]);
+  const managed = new Map(managedLines(order.lineItems, variants).map((m) => [m.line.id, m]));
 
   const issues: ValidationIssue[] = [];
   // Every edit is planned against the order as read, so a line edited twice in one PATCH would
@@ -114,8 +109,7 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
     staffNote: body.staffNote ?? null,
   });
   const updated = await gateway.readOrder(tx, shopId, orderId);
-  const units = new Map([...variants.values()].map((v) => [v.id, v.unit]));
-  return { id: orderId, items: managedLines(updated!.lineItems, units).map((m) => toOrderItem(m, shop.currency)) };
+  return { id: orderId, items: managedLines(updated!.lineItems, variants).map((m) => toOrderItem(m, shop.currency)) };
 }
 
 interface Plan {

@@ -6,11 +6,10 @@ import { findVariantsByIds } from '../../store/repositories/catalog.js';
 import type { ShopDirectory } from '../shop-directory.js';
 import { managedLines, toOrderItem } from './managed-lines.js';
 
-/** Units of the variants an order's lines name (lines of unconfigured variants get none). */
-export async function variantUnitsOf(tx: Queryable, shopId: string, variantIds: (string | null)[]) {
+/** The configured variants an order's lines name (lines of unconfigured variants get none). */
+export async function lineVariantsOf(tx: Queryable, shopId: string, variantIds: (string | null)[]) {
   const ids = [...new Set(variantIds.filter((id): id is string => id !== null))];
-  const variants = ids.length ? await findVariantsByIds(tx, shopId, ids) : new Map();
-  return { variants, units: new Map([...variants.values()].map((v) => [v.id, v.unit as string])) };
+  return ids.length ? await findVariantsByIds(tx, shopId, ids) : new Map<never, never>();
 }
 
 /** GET /orders/{id}: the order's service-managed lines; another shop's order is 404. */
@@ -18,15 +17,15 @@ export function createOrderReader(deps: { db: Db; gateway: PlatformGateway; shop
   return async function readOrder(shopId: string, orderId: string): Promise<{ id: string; items: OrderItem[] }> {
     const order = await deps.gateway.readOrder(deps.db, shopId, orderId);
     if (!order) throw errors.notFound('order', orderId);
-    const [shop, { units }] = await Promise.all([
+    const [shop, variants] = await Promise.all([
       deps.shops.get(shopId),
-      variantUnitsOf(
+      lineVariantsOf(
         deps.db,
         shopId,
         order.lineItems.map((l) => l.variantId),
       ),
     ]);
-    return { id: order.id, items: managedLines(order.lineItems, units).map((m) => toOrderItem(m, shop.currency)) };
+    return { id: order.id, items: managedLines(order.lineItems, variants).map((m) => toOrderItem(m, shop.currency)) };
   };
 }
 export type OrderReader = ReturnType<typeof createOrderReader>;
