@@ -49,9 +49,9 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
 
   async function loadProductPage(shopId: string, productId: string, limit: number, cursor?: string) {
     const from = cursor === undefined ? undefined : deps.cursors.decode(cursor);
-    if (cursor !== undefined && !from) throw invalidCursor('The cursor is not valid.');
+    if (cursor !== undefined && !from) throw invalidCursor('is not a cursor this service issued');
     if (from && (from.shopId !== shopId || from.productId !== productId)) {
-      throw invalidCursor('The cursor belongs to another product.');
+      throw invalidCursor('belongs to another product');
     }
     const product = await findProduct(deps.db, shopId, productId);
     if (!product) throw errors.notFound('product', productId);

@@ -398,7 +398,7 @@ describe.each(testDrivers())('GET /api/v1/products/{productId} on $name', ({ cre
         const error = expectErrorEnvelope(res, 400, 'bad_request');
         expect(error.details).toEqual({
           in: 'querystring',
-          errors: [{ path: '/cursor', message: 'The cursor is not valid.' }],
+          errors: [{ path: '/cursor', message: 'is not a cursor this service issued' }],
         });
       }
     });
@@ -444,7 +444,7 @@ describe.each(testDrivers())('GET /api/v1/products/{productId} on $name', ({ cre
       const error = expectErrorEnvelope(res, 400, 'bad_request');
       expect(error.details).toEqual({
         in: 'querystring',
-        errors: [{ path: '/cursor', message: 'The cursor belongs to another product.' }],
+        errors: [{ path: '/cursor', message: 'belongs to another product' }],
       });
     });
 
