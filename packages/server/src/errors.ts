@@ -54,7 +54,8 @@ export const errors = {
         'retry-after': String(retryAfterSeconds),
       },
     ),
-  unavailable: (message = 'The service is not ready.') => new AppError('service_unavailable', message),
+  unavailable: (message = 'The service is not ready.') =>
+    new AppError('service_unavailable', message, null, { 'retry-after': '1' }),
   internal: () => new AppError('internal_error', 'An unexpected error occurred. Quote the requestId to support.'),
 };
 

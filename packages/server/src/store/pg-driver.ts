@@ -18,7 +18,8 @@ const types = {
 
 export async function openPostgres(opts: { connectionString: string; max?: number }): Promise<Db> {
   const { connectionString } = opts;
-  const pool = new pg.Pool({ connectionString, max: opts.max, types });
+  // A connection attempt that hangs (an unreachable host) fails after 5 s, as a 503, not forever.
+  const pool = new pg.Pool({ connectionString, max: opts.max, types, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection emits 'error' on the pool; unhandled it would kill
   // the process, while the pool already discards that client.
   pool.on('error', noop);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toIssues } from '../../domain/validation.js';
 import { AppError, errors } from '../../errors.js';
+import { isStoreUnavailable } from '../../store/unavailable.js';
 import { failure } from '../envelope.js';
 
 /** Fastify's own error codes that mean "the client sent something wrong", mapped to ours. */
@@ -29,6 +30,14 @@ function fromFastify(error: FastifyError, bodyLimit: number): AppError | undefin
   return undefined;
 }
 
+/** A database outage is the service's, not the caller's, and passes: 503 with Retry-After. */
+function fromStore(error: unknown): AppError | undefined {
+  if (!isStoreUnavailable(error)) return undefined;
+  return errors.unavailable(
+    'The database is unavailable. Retry shortly; send a write again with the same Idempotency-Key.',
+  );
+}
+
 /**
  * One place maps every failure to the envelope: AppErrors as they are, client mistakes
  * detected by Fastify to our codes, anything else to a logged 500 that leaks nothing.
@@ -42,7 +51,7 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: n
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = error instanceof AppError ? error : fromFastify(error, opts.bodyLimit);
+    const appError = error instanceof AppError ? error : (fromFastify(error, opts.bodyLimit) ?? fromStore(error));
     if (!appError || appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }

@@ -14,7 +14,7 @@ export function healthRoutes(deps: { db: Db }) {
       } catch (error) {
         request.log.warn({ err: error }, 'store not reachable');
         const unavailable = errors.unavailable('The store is not reachable.');
-        return reply.status(unavailable.status).send(failure(request, unavailable));
+        return reply.status(unavailable.status).headers(unavailable.headers).send(failure(request, unavailable));
       }
     });
   };
