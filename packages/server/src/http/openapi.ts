@@ -10,7 +10,7 @@ export interface RouteDoc {
   operationId: string;
   summary: string;
   description?: string;
-  /** Error statuses besides 401, 429 and 500, which every API route can answer. */
+  /** Error statuses besides 401, 429, 500 and 503, which every API route can answer. */
   errors: readonly ErrorStatus[];
   /** `Idempotency-Key` request header: required (inventory writes) or honoured when sent. */
   idempotencyKey?: 'required' | 'optional';
@@ -61,7 +61,7 @@ const STATUS_TEXT: Record<ErrorStatus, string> = {
   422: '`idempotency_key_reused`, `addon_inactive` or `unprocessable` (PRODUCT.md §3).',
   429: 'Over the API key’s rate-limit budget.',
   500: 'A bug on our side; nothing internal is leaked. Quote the `requestId`.',
-  503: 'The platform or the store did not answer; nothing was changed, safe to retry with the same key.',
+  503: '`platform_unavailable`: the platform did not accept the change, nothing was changed. `service_unavailable`: the database is unreachable. Retry; send a write again with the same key.',
 };
 
 const REQUEST_ID: HeaderDoc = { type: 'string', description: 'The request id, equal to `requestId` in the body.' };
@@ -159,7 +159,7 @@ export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc |
   for (const [status, body] of Object.entries(doc.extra ?? {})) {
     response[status] = { ...body, headers: headersOf(common) };
   }
-  const statuses = [...new Set<ErrorStatus>([...doc.errors, 401, 429, 500])].sort((a, b) => a - b);
+  const statuses = [...new Set<ErrorStatus>([...doc.errors, 401, 429, 500, 503])].sort((a, b) => a - b);
   for (const status of statuses) response[status] = errorResponse(status, headersFor(String(status)));
 
   return {

@@ -84,13 +84,13 @@ describe('OpenAPI document and docs page', () => {
     expect(result.valid ? [] : result.errors).toEqual([]);
   });
 
-  it('then every /api/v1 route is in the paths with its method, 401 and 500, and the bearer security', () => {
+  it('then every /api/v1 route is in the paths with its method, 401, 500 and 503, and the bearer security', () => {
     expect(apiRoutes.length).toBeGreaterThanOrEqual(7);
     for (const { method, url } of apiRoutes) {
       const operation = doc.paths[toOpenApiPath(url)]?.[method.toLowerCase()];
       expect(operation, `${method} ${url}`).toBeDefined();
       expect(Object.keys(operation!.responses), `${method} ${url}`).toEqual(
-        expect.arrayContaining(['200', '401', '500']),
+        expect.arrayContaining(['200', '401', '500', '503']),
       );
       expect(operation!.security ?? doc.security).toEqual([{ bearerAuth: [] }]);
       expect(operation!.responses['200']!.headers).toHaveProperty('X-Request-Id');
