@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', '**/.tare/', 'coverage/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '**/.tare/', 'coverage/', 'examples/.snippets/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
