@@ -105,7 +105,7 @@ describe('the packed @tare/client installed in a project of its own', () => {
     if (project) await rm(project, { recursive: true, force: true });
   });
 
-  it('when installed, then it brings no dependencies and no workspace types along', async () => {
+  it('when installed, then it brings no dependencies, no workspace types and nothing Node-only along', async () => {
     const installed = join(project, 'node_modules/@tare/client');
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     expect(manifest.dependencies ?? {}).toEqual({});
@@ -116,6 +116,8 @@ describe('the packed @tare/client installed in a project of its own', () => {
       const text = await readFile(join(installed, file), 'utf8');
       expect(text, file).not.toMatch(/(from |import\()['"](@tare\/contracts|typebox)|require\(/);
     }
+    // Browsers too: nothing Node-only in the bundle.
+    expect(await readFile(join(installed, 'index.js'), 'utf8')).not.toMatch(/\bnode:|\bBuffer\b|\bprocess\./);
   });
 
   it('when plain JavaScript imports it, then it talks to a real server', async () => {
