@@ -5,9 +5,7 @@ import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js'
 import { AppError, errors } from '../../errors.js';
 import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { findVariantsByIds } from '../../store/repositories/catalog.js';
-import { type LedgerEntry, lockLevels, writeLevelsWithLedger } from '../../store/repositories/inventory.js';
-import { findLocation } from '../../store/repositories/locations.js';
+import { type LedgerEntry, lockLevelsForWrite, writeLevelsWithLedger } from '../../store/repositories/inventory.js';
 import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
 
 export interface InventoryEntry {
@@ -80,10 +78,10 @@ export async function applyInventoryWrite(
   write: InventoryWrite,
 ): Promise<InventoryResult[]> {
   const { shopId, locationId } = write;
-  if (!(await findLocation(tx, shopId, locationId))) throw errors.notFound('location', locationId);
   const ids = write.entries.map((e) => e.variantId);
-  const variants = await findVariantsByIds(tx, shopId, ids);
-  const unknown = ids.filter((id) => !variants.has(id));
+  const { locationFound, levels } = await lockLevelsForWrite(tx, shopId, locationId, ids);
+  if (!locationFound) throw errors.notFound('location', locationId);
+  const unknown = ids.filter((id) => !levels.has(id));
   if (unknown.length) {
     throw new AppError(
       'not_found',
@@ -96,58 +94,51 @@ export async function applyInventoryWrite(
   }
   const issues: ValidationIssue[] = [];
   for (const entry of write.entries) {
-    const variant = variants.get(entry.variantId)!;
-    if (!isUnitOfType(entry.unit, variant.measurementType)) {
+    const level = levels.get(entry.variantId)!;
+    if (!isUnitOfType(entry.unit, level.measurementType)) {
       issues.push({
         path: entry.field ? `${entry.path}/${entry.field}/unit` : entry.path,
-        message: `unit '${entry.unit}' is not valid for variant ${variant.id} (${variant.measurementType}); use one of ${unitsOf(variant.measurementType).join(', ')}`,
+        message: `unit '${entry.unit}' is not valid for variant ${level.variantId} (${level.measurementType}); use one of ${unitsOf(level.measurementType).join(', ')}`,
       });
     }
   }
   if (issues.length) throw errors.validation(issues, 'body');
 
-  const locked = await lockLevels(
-    tx,
-    shopId,
-    locationId,
-    write.entries.map((e) => ({ variantId: e.variantId, unit: variants.get(e.variantId)!.unit })),
-  );
   const ledger: LedgerEntry[] = [];
   const platformWrites: { locationId: string; variantId: string; available: number }[] = [];
   const results = write.entries.map((entry): InventoryResult => {
-    const variant = variants.get(entry.variantId)!;
-    const level = locked.get(entry.variantId)!;
-    const before = convertForStorage(new Dec(level.total), level.unit, variant.unit);
+    const level = levels.get(entry.variantId)!;
+    const before = convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
     const exact = typeof entry.value === 'number' ? decimalFromJson(entry.value) : entry.value;
-    const value = convertForStorage(exact, entry.unit, variant.unit);
-    const unitValue = new Dec(variant.unitValue);
+    const value = convertForStorage(exact, entry.unit, level.unit);
+    const unitValue = new Dec(level.unitValue);
     const plan = planLevel(write.operation, before, value, unitValue);
     // The platform's level is a whole number it stores as a 64-bit integer and the gateway
     // passes as a JS number: a total beyond that is bad input (400), not a database error (500).
     if (plan.platformInteger.abs().gt(Number.MAX_SAFE_INTEGER)) {
       issues.push({
         path: entry.field ? `${entry.path}/${entry.field}/value` : entry.path,
-        message: `the resulting level of variant ${variant.id} is out of range; its whole-unit part must stay within ±${Number.MAX_SAFE_INTEGER}`,
+        message: `the resulting level of variant ${level.variantId} is out of range; its whole-unit part must stay within ±${Number.MAX_SAFE_INTEGER}`,
       });
     }
     ledger.push({
       shopId,
       locationId,
-      variantId: variant.id,
+      variantId: level.variantId,
       operation: write.ledgerOperation ?? write.operation,
       before: toPlainString(plan.before),
       after: toPlainString(plan.after),
       delta: toPlainString(plan.delta),
-      unit: variant.unit,
+      unit: level.unit,
       idempotencyKey: write.idempotency?.key ?? null,
       requestId: write.requestId,
     });
-    platformWrites.push({ locationId, variantId: variant.id, available: plan.platformInteger.toNumber() });
+    platformWrites.push({ locationId, variantId: level.variantId, available: plan.platformInteger.toNumber() });
     return {
-      variantId: variant.id,
+      variantId: level.variantId,
       status: 'updated',
-      previousQuantity: { value: toJsonNumber(plan.before), unit: variant.unit },
-      quantity: { value: toJsonNumber(plan.after), unit: variant.unit },
+      previousQuantity: { value: toJsonNumber(plan.before), unit: level.unit },
+      quantity: { value: toJsonNumber(plan.after), unit: level.unit },
     };
   });
   if (issues.length) throw errors.validation(issues, 'body');

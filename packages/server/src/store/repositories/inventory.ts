@@ -1,3 +1,4 @@
+import type { MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
 
 export interface LevelKey {
@@ -55,39 +56,78 @@ export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<v
   );
 }
 
+/** A level locked for a write, with what the write needs of its variant. */
 export interface LockedLevel {
   variantId: string;
-  total: string;
+  measurementType: MeasurementType;
+  /** The variant's unit (`unitMeasurement.unit`) and unit value, as decimal text. */
   unit: string;
+  unitValue: string;
+  /** The level's exact total, as decimal text in `levelUnit`. */
+  total: string;
+  levelUnit: string;
 }
 
 /**
- * Locks the levels of `variantIds` at one location for this transaction, creating missing ones
- * at zero in `units[i]`. Rows are created and locked in one fixed order (variant id, byte
- * order), so two batches touching the same variants in any order can never deadlock.
+ * One round trip for the start of an inventory write: whether the location exists, and the
+ * levels of those `variantIds` the shop has, locked for this transaction (missing levels are
+ * created at zero in the variant's unit). Rows are created and locked in one fixed order
+ * (variant id, byte order), so two batches touching the same variants in any order can never
+ * deadlock. Unknown variants are absent; nothing is locked for an unknown location. The caller
+ * validates afterwards and rolls back on any problem.
  */
-export async function lockLevels(
+export async function lockLevelsForWrite(
   db: Queryable,
   shopId: string,
   locationId: string,
-  levels: { variantId: string; unit: string }[],
-): Promise<Map<string, LockedLevel>> {
-  const sorted = [...levels].sort((a, b) => (a.variantId < b.variantId ? -1 : a.variantId > b.variantId ? 1 : 0));
-  // One statement: missing levels are created at zero, existing ones "updated" to themselves,
-  // which locks them (waiting for any writer holding them) and returns their latest committed
-  // total. Rows are processed, and so locked, in the SELECT's order.
-  const { rows } = await db.query<{ variant_id: string; total: string; unit: string }>(
-    `INSERT INTO inventory_levels AS l (shop_id, location_id, variant_id, total, unit)
-     SELECT $1, $2, v.id, 0, v.unit FROM unnest($3::text[], $4::text[]) AS v(id, unit)
-     ORDER BY v.id COLLATE "C"
-     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total
-     RETURNING l.variant_id, l.total, l.unit`,
-    [shopId, locationId, sorted.map((l) => l.variantId), sorted.map((l) => l.unit)],
+  variantIds: string[],
+): Promise<{ locationFound: boolean; levels: Map<string, LockedLevel> }> {
+  // Missing levels are inserted, existing ones "updated" to themselves, which locks them
+  // (waiting for any writer holding them) and returns their latest committed total.
+  const { rows } = await db.query<{
+    location_found: boolean;
+    id: string | null;
+    measurement_type: MeasurementType;
+    unit: string;
+    unit_value: string;
+    total: string;
+    level_unit: string;
+  }>(
+    `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
+     v AS (
+       SELECT v.id, v.unit, v.unit_value, p.measurement_type
+       FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
+       WHERE v.shop_id = $1 AND v.id = ANY($3::text[])),
+     locked AS (
+       INSERT INTO inventory_levels AS l (shop_id, location_id, variant_id, total, unit)
+       SELECT $1, loc.id, v.id, 0, v.unit FROM v CROSS JOIN loc
+       ORDER BY v.id COLLATE "C"
+       ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total
+       RETURNING l.variant_id, l.total, l.unit)
+     SELECT EXISTS (SELECT 1 FROM loc) AS location_found, v.id, v.unit, v.unit_value, v.measurement_type,
+       locked.total, locked.unit AS level_unit
+     FROM (SELECT 1) AS one
+     LEFT JOIN v ON true
+     LEFT JOIN locked ON locked.variant_id = v.id`,
+    [shopId, locationId, variantIds],
   );
-  return new Map(rows.map((r) => [r.variant_id, { variantId: r.variant_id, total: r.total, unit: r.unit }]));
+  const locationFound = rows[0]?.location_found === true;
+  const levels = new Map<string, LockedLevel>();
+  for (const row of rows) {
+    if (row.id === null) continue;
+    levels.set(row.id, {
+      variantId: row.id,
+      measurementType: row.measurement_type,
+      unit: row.unit,
+      unitValue: row.unit_value,
+      total: row.total,
+      levelUnit: row.level_unit,
+    });
+  }
+  return { locationFound, levels };
 }
 
-/** Writes new totals (already locked by `lockLevels`) and appends their ledger rows, in two statements. */
+/** Writes new totals (already locked by `lockLevelsForWrite`) and appends their ledger rows, in two statements. */
 export async function writeLevelsWithLedger(db: Queryable, entries: LedgerEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const [first] = entries;

@@ -5,14 +5,6 @@ export interface LocationRecord {
   name: string;
 }
 
-export async function findLocation(db: Queryable, shopId: string, id: string): Promise<LocationRecord | undefined> {
-  const { rows } = await db.query<LocationRecord>('SELECT id, name FROM locations WHERE shop_id = $1 AND id = $2', [
-    shopId,
-    id,
-  ]);
-  return rows[0];
-}
-
 export async function upsertLocation(db: Queryable, shopId: string, location: LocationRecord): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO locations (shop_id, id, name) VALUES ($1, $2, $3)
