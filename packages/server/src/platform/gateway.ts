@@ -38,19 +38,19 @@ export type LineItemChange =
     };
 
 /**
- * The port through which Tare reads and writes the platform's integer inventory and orders. `setLevels`
- * is a compare-and-set: each write names the value it expects to replace (null when the
- * platform has no level yet), so a concurrent change on the platform is detected, not lost.
- * `tx` lets the embedded platform write in Tare's own transaction; remote adapters ignore it.
+ * The port through which Tare writes the platform's integer inventory and reads and edits its
+ * orders. `tx` lets the embedded platform write in Tare's own transaction; remote adapters
+ * ignore it.
  */
 export interface PlatformGateway {
   readonly name: string;
-  readLevels(
-    tx: Queryable,
-    shopId: string,
-    keys: { locationId: string; variantId: string }[],
-  ): Promise<PlatformLevel[]>;
-  setLevels(tx: Queryable, shopId: string, writes: (PlatformLevel & { expected: number | null })[]): Promise<void>;
+  /**
+   * Makes the platform show these whole-unit levels; levels it already shows are left alone.
+   * An adapter that cannot write atomically reads, then writes with compare-and-set, and throws
+   * PlatformUnavailableError when a level moved in between, so that no concurrent change on the
+   * platform is overwritten unseen. Resolves to how many levels changed.
+   */
+  projectLevels(tx: Queryable, shopId: string, levels: PlatformLevel[]): Promise<number>;
   /** The order, locked against concurrent edits for `tx` when `forUpdate`; undefined if unknown. */
   readOrder(
     tx: Queryable,

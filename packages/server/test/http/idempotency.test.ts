@@ -76,19 +76,19 @@ async function reimport(db: Db, shop: ImportShop) {
   return importCatalog({ db, gateway: createLocalGateway() }, checked.value);
 }
 
-/** The local gateway, except that `setLevels` fails with PlatformUnavailableError while `failing` is set. */
+/** The local gateway, except that `projectLevels` fails with PlatformUnavailableError while `failing` is set. */
 function flakyGateway() {
   const local = createLocalGateway();
   const state = { failing: false, failures: 0 };
   const gateway: PlatformGateway = {
     ...local,
     name: 'flaky',
-    async setLevels(tx, shopId, writes) {
+    async projectLevels(tx, shopId, levels) {
       if (state.failing) {
         state.failures++;
         throw new PlatformUnavailableError('the platform is down');
       }
-      await local.setLevels(tx, shopId, writes);
+      return local.projectLevels(tx, shopId, levels);
     },
   };
   return { gateway, state };

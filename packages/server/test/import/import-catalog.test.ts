@@ -669,11 +669,11 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       let calls = 0;
       const failing: PlatformGateway = {
         ...gateway,
-        async setLevels(tx, shopId, writes) {
+        async projectLevels(tx, shopId, levels) {
           calls += 1;
           // The first shop's level goes through; the second shop's fails.
           if (calls === 2) throw new PlatformUnavailableError('the platform is down');
-          await gateway.setLevels(tx, shopId, writes);
+          return gateway.projectLevels(tx, shopId, levels);
         },
       };
       const before = await dump();

@@ -134,10 +134,6 @@ async function importLevel(
     changed = true;
   }
   const available = splitForPlatform(target, decimalFromJson(variant.unitMeasurement.value)).integer.toNumber();
-  const [platform] = await gateway.readLevels(tx, shopId, [key]);
-  if (platform?.available !== available) {
-    await gateway.setLevels(tx, shopId, [{ ...key, available, expected: platform?.available ?? null }]);
-    changed = true;
-  }
+  if ((await gateway.projectLevels(tx, shopId, [{ ...key, available }])) > 0) changed = true;
   return changed;
 }

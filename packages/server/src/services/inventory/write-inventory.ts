@@ -143,25 +143,6 @@ export async function applyInventoryWrite(
   });
   if (issues.length) throw errors.validation(issues, 'body');
   await writeLevelsWithLedger(tx, ledger);
-  await syncPlatform(tx, gateway, shopId, platformWrites);
+  await gateway.projectLevels(tx, shopId, platformWrites);
   return results;
-}
-
-/** Writes the platform's integer levels that changed, as compare-and-set against what it has now. */
-async function syncPlatform(
-  tx: Queryable,
-  gateway: PlatformGateway,
-  shopId: string,
-  writes: { locationId: string; variantId: string; available: number }[],
-) {
-  const current = await gateway.readLevels(tx, shopId, writes);
-  const now = new Map(current.map((l) => [`${l.locationId}/${l.variantId}`, l.available]));
-  const changed = writes
-    .map((w) => ({ ...w, expected: now.get(`${w.locationId}/${w.variantId}`) ?? null }))
-    .filter((w) => w.expected !== w.available);
-  await gateway.setLevels(
-    tx,
-    shopId,
-    changed.map(({ locationId, variantId, available, expected }) => ({ locationId, variantId, available, expected })),
-  );
 }
