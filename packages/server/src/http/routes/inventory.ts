@@ -1,10 +1,10 @@
 import { AdjustmentsBody, InventoryResponse, LevelsBody, type ValidationIssue } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseIdempotencyKey, requestFingerprint } from '../../domain/idempotency-key.js';
 import type { InventoryOperation } from '../../domain/inventory.js';
-import { AppError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import type { InventoryEntry, InventoryWriter } from '../../services/inventory/write-inventory.js';
-import { JSON_TYPE, success } from '../envelope.js';
+import { success } from '../envelope.js';
+import { idempotencyOf, sendWriteResponse } from '../idempotency.js';
 
 const WRITE_ERRORS = [400, 404, 409, 413, 415, 422, 503] as const;
 
@@ -20,9 +20,12 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
     locationId: string,
     entries: InventoryEntry[],
   ) {
-    const key = idempotencyKeyOf(request);
+    const idempotency = idempotencyOf(request, {
+      required: true,
+      path: request.routeOptions.url ?? request.url,
+      retentionHours: deps.idempotencyRetentionHours,
+    });
     checkEntries(entries);
-    const route = request.routeOptions.url ?? request.url;
     const response = await deps.writeInventory(
       {
         shopId: request.principal.shopId,
@@ -30,20 +33,11 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
         locationId,
         entries,
         requestId: request.id,
-        idempotency: {
-          shopId: request.principal.shopId,
-          key,
-          fingerprint: requestFingerprint(request.method, route, request.body),
-          retentionHours: deps.idempotencyRetentionHours,
-        },
+        idempotency,
       },
       (data) => JSON.stringify(success(request, data)),
     );
-    if (response.replayed) {
-      request.log.info({ originalRequestId: response.requestId }, 'idempotent replay');
-      reply.header('idempotency-replayed', 'true').header('x-request-id', response.requestId);
-    }
-    return reply.status(response.status).type(JSON_TYPE).send(response.body);
+    return sendWriteResponse(request, reply, response);
   }
 
   return async (app: FastifyInstance) => {
@@ -108,19 +102,6 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
         ),
     );
   };
-}
-
-function idempotencyKeyOf(request: FastifyRequest): string {
-  const header = request.headers['idempotency-key'];
-  const key = parseIdempotencyKey(header);
-  if (key) return key;
-  throw new AppError(
-    'bad_request',
-    header === undefined
-      ? 'The Idempotency-Key header is required on inventory writes; send a new unique key per operation and reuse it on retries.'
-      : 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
-    { header: 'Idempotency-Key' },
-  );
 }
 
 /**

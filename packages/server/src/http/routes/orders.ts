@@ -1,11 +1,10 @@
 import { OrderEditBody, OrderParams, OrderResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { parseIdempotencyKey, requestFingerprint } from '../../domain/idempotency-key.js';
-import { AppError } from '../../errors.js';
 import type { OrderEditor } from '../../services/orders/edit-order.js';
 import type { OrderReader } from '../../services/orders/read-order.js';
-import { JSON_TYPE, success } from '../envelope.js';
+import { success } from '../envelope.js';
+import { idempotencyOf, sendWriteResponse } from '../idempotency.js';
 
 /**
  * GET and PATCH /api/v1/orders/{orderId}. The spec's sample has `id` and `items` at the top
@@ -64,13 +63,11 @@ export function orderRoutes(deps: {
         },
       },
       async (request, reply) => {
-        const header = request.headers['idempotency-key'];
-        const key = parseIdempotencyKey(header);
-        if (header !== undefined && !key) {
-          throw new AppError('bad_request', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.', {
-            header: 'Idempotency-Key',
-          });
-        }
+        const idempotency = idempotencyOf(request, {
+          required: false,
+          path: `/api/v1/orders/${request.params.orderId}`,
+          retentionHours: deps.idempotencyRetentionHours,
+        });
         const { shopId, keyId } = request.principal;
         const response = await deps.editOrder(
           {
@@ -79,19 +76,11 @@ export function orderRoutes(deps: {
             orderId: request.params.orderId,
             body: request.body,
             requestId: request.id,
-            idempotency: key
-              ? {
-                  shopId,
-                  key,
-                  fingerprint: requestFingerprint('PATCH', `/api/v1/orders/${request.params.orderId}`, request.body),
-                  retentionHours: deps.idempotencyRetentionHours,
-                }
-              : undefined,
+            idempotency,
           },
           (data) => JSON.stringify(withTopLevel(success(request, data), data as { id: string; items: unknown[] })),
         );
-        if (response.replayed) reply.header('idempotency-replayed', 'true').header('x-request-id', response.requestId);
-        return reply.status(response.status).type(JSON_TYPE).send(response.body);
+        return sendWriteResponse(request, reply, response);
       },
     );
   };
