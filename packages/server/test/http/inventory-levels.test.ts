@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { ledgerOf, platformLevel, snapshot, total } from '../support/inventory-state.js';
 import {
-  call,
-  expectErrorEnvelope,
-  seedShop,
-  shopFixture,
-  startTestServer,
-  variantFixture,
-} from '../support/harness.js';
+  bulkShop,
+  inventorySender,
+  otherShop,
+  primedShop as sharedPrimedShop,
+  result,
+} from '../support/inventory-requests.js';
+import { ledgerOf, platformLevel, snapshot, total } from '../support/inventory-state.js';
+import { call, expectErrorEnvelope, seedShop, shopFixture, startTestServer } from '../support/harness.js';
 
 const PATH = '/api/v1/inventory/levels';
 const WEIGHT_UNITS = 'mg, g, kg, t, oz, lb, st';
@@ -19,30 +19,8 @@ const WEIGHT_UNITS = 'mg, g, kg, t, oz, lb, st';
 type Entry = { variantId: string; quantity: { value: number; unit: string } };
 const entry = (variantId: string, value: number, unit: string): Entry => ({ variantId, quantity: { value, unit } });
 const body = (...levels: Entry[]) => ({ locationId: '70001', levels });
-const result = (variantId: string, previous: number, value: number, unit: string) => ({
-  variantId,
-  status: 'updated',
-  previousQuantity: { value: previous, unit },
-  quantity: { value, unit },
-});
 
-/** PUT /inventory/levels; `payload` is sent as is when it is a string. A null key sends no header. */
-function setLevels(
-  server: RunningServer,
-  key: string | undefined,
-  payload: unknown,
-  options: { idempotencyKey?: string | null; contentType?: string; method?: string } = {},
-) {
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
-  const idempotencyKey = options.idempotencyKey === undefined ? randomUUID() : options.idempotencyKey;
-  if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
-  return call(server, PATH, {
-    key,
-    method: options.method ?? 'PUT',
-    headers,
-    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
-}
+const setLevels = inventorySender(PATH, 'PUT');
 
 /** For every level of the shop: does the sum of its ledger deltas equal its total exactly? */
 async function ledgerMatchesTotals(db: Db, shopId: string): Promise<boolean[]> {
@@ -53,27 +31,6 @@ async function ledgerMatchesTotals(db: Db, shopId: string): Promise<boolean[]> {
     [shopId],
   );
   return rows.map((r) => r.ok);
-}
-
-/** A shop of the fixture with 100 kg variants 4001…4100 in product 3001. */
-function bulkShop() {
-  return shopFixture({
-    products: [
-      {
-        id: '3001',
-        title: 'Bulk',
-        measurementType: 'weight',
-        variants: Array.from({ length: 100 }, (_, i) => variantFixture(String(4001 + i), 'kg', 1)),
-      },
-    ],
-  });
-}
-
-/** Another shop whose only variant (5001) does not exist in the default fixture. */
-function otherShop() {
-  return shopFixture({
-    products: [{ id: '1501', title: 'Other', measurementType: 'weight', variants: [variantFixture('5001', 'kg', 1)] }],
-  });
 }
 
 describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create }) => {
@@ -91,21 +48,13 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
   });
 
   /** Seeds a shop holding 5 kg of 2001, 500 g of 2002 and 2 lb of 2003, and snapshots it. */
-  async function primedShop() {
-    const shop = await seedShop(db, shopFixture());
-    const res = await setLevels(
+  const primedShop = () =>
+    sharedPrimedShop(
+      db,
       server,
-      shop.key,
+      setLevels,
       body(entry('2001', 5, 'kg'), entry('2002', 500, 'g'), entry('2003', 2, 'lb')),
     );
-    expect(res.status).toBe(200);
-    const before = await snapshot(db, shop.shopId);
-    expect(before.levels).toHaveLength(3);
-    expect(before.ledger).toHaveLength(3);
-    expect(before.platform).toHaveLength(3);
-    expect(before.keys).toHaveLength(1);
-    return { ...shop, before };
-  }
 
   describe('happy', () => {
     it('when three levels are set, then the exact envelope lists them in request order, in each variant’s unit', async () => {
