@@ -3,13 +3,12 @@
  * then the line it built goes through a (local-platform) order to prove Tare reads it as a
  * measured line.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TareClient } from '@tare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, type TareProcess, startTare } from './support/tare-process.js';
+import { type TareProcess, startTare } from './support/tare-process.js';
 
 describe('examples/add-to-cart.ts', () => {
   let tare: TareProcess;
@@ -25,18 +24,9 @@ describe('examples/add-to-cart.ts', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  function addToCart(args: string[]): Promise<{ code: number; line: any; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'examples/add-to-cart.ts', ...args],
-        { cwd: REPO_ROOT, env: { ...process.env, TARE_URL: tare.url, TARE_API_KEY: tare.apiKey } },
-        (error, stdout, stderr) => {
-          const code = error ? Number(error.code) : 0;
-          resolve({ code, line: stdout ? JSON.parse(stdout) : undefined, stderr });
-        },
-      );
-    });
+  async function addToCart(args: string[]): Promise<{ code: number | null; line: any; stderr: string }> {
+    const { code, stdout, stderr } = await tare.example('add-to-cart.ts', args);
+    return { code, line: stdout ? JSON.parse(stdout) : undefined, stderr };
   }
 
   it('when a customer picks 2.5 kg in English, then the line carries _svc_data and the labelled properties in both id forms', async () => {

@@ -3,18 +3,15 @@
  * the middle of a sync, with the answer of a batch that was already applied lost, must not apply
  * anything twice; running the job again must skip or replay what it did, not redo it.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { TareClient } from '@tare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_SIZE, batchKey, parseStockCsv, syncLevels } from '../erp-sync.js';
-import { REPO_ROOT, type TareProcess, startTare, storeKinds } from './support/tare-process.js';
+import { type TareProcess, startTare, storeKinds } from './support/tare-process.js';
 
-const run = promisify(execFile);
 const LOCATION = '70001';
 const VARIANTS = Array.from({ length: 300 }, (_, i) => String(31001 + i));
 
@@ -145,12 +142,9 @@ describe.each(storeKinds())('examples/erp-sync.ts on %s', (kind) => {
   it('when the job runs again, then done batches are skipped, a lost checkpoint means replays, and a corrected export is applied', async () => {
     const stock = join(work, 'stock.csv');
     const sync = async () => {
-      const { stdout } = await run(
-        process.execPath,
-        ['--import', 'tsx', 'examples/erp-sync.ts', stock, '--location', LOCATION, '--run-id', 'night-2'],
-        { cwd: REPO_ROOT, env: { ...process.env, TARE_URL: tare.url, TARE_API_KEY: tare.apiKey } },
-      );
-      return JSON.parse(stdout);
+      const run = await tare.example('erp-sync.ts', [stock, '--location', LOCATION, '--run-id', 'night-2']);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout);
     };
     const { csv } = stockCsv(2);
     await writeFile(stock, csv);
@@ -179,11 +173,7 @@ describe.each(storeKinds())('examples/erp-sync.ts on %s', (kind) => {
   it('when the export has a bad row, then the job stops before sending anything', async () => {
     const stock = join(work, 'bad.csv');
     await writeFile(stock, 'variant_id,quantity,unit\n31001,1.5,kg\nabc,-2,kg\n31003,,kg\n');
-    const result = await run(
-      process.execPath,
-      ['--import', 'tsx', 'examples/erp-sync.ts', stock, '--location', LOCATION, '--run-id', 'night-3'],
-      { cwd: REPO_ROOT, env: { ...process.env, TARE_URL: tare.url, TARE_API_KEY: tare.apiKey } },
-    ).catch((error) => error);
+    const result = await tare.example('erp-sync.ts', [stock, '--location', LOCATION, '--run-id', 'night-3']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("line 3: variant_id 'abc' is not a numeric id");
     expect(result.stderr).toContain("line 3: quantity '-2' is not a number ≥ 0");

@@ -19,6 +19,12 @@ const DEMO_KEY = /^ {2}(apik_[a-z2-7]{16}_[0-9A-Za-z]{32,})$/m;
 
 export type StoreKind = 'pglite' | 'postgres';
 
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set, as in the server's suites. */
 export function storeKinds(): StoreKind[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -38,7 +44,9 @@ export interface TareProcess {
   /** Opens the server's store in this process to inspect it; on PGlite only while the server is stopped. */
   openStore(): Promise<Db>;
   /** Runs `tare <args>` against the same store. */
-  cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  cli(args: string[]): Promise<Run>;
+  /** Runs `node --import tsx examples/<script> <args>` against this server, as an integrator would. */
+  example(script: string, args: string[]): Promise<Run>;
   /** Stops the server and deletes its store. */
   dispose(): Promise<void>;
 }
@@ -84,17 +92,27 @@ export async function startTare(kind: StoreKind = 'pglite'): Promise<TareProcess
     stop,
     start,
     openStore: () => openDb({ databaseUrl: store.env.DATABASE_URL, dataDir: store.env.TARE_DATA_DIR }),
-    cli: (args) =>
-      new Promise((resolve) => {
-        execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-        });
+    cli: (args) => run([BIN, ...args], env),
+    example: (script, args) =>
+      run(['--import', 'tsx', join('examples', script), ...args], {
+        ...process.env,
+        TARE_URL: `http://127.0.0.1:${port}`,
+        TARE_API_KEY: key,
       }),
     dispose: async () => {
       await stop('SIGKILL');
       await store.dispose();
     },
   };
+}
+
+/** `node <args>` from the repository root; never rejects, the exit code tells. */
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 async function createStore(kind: StoreKind): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
