@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // Type-level tests (*.test-d.ts) run through the TypeScript compiler as part of `npm test`.
+    typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

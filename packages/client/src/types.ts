@@ -1,6 +1,6 @@
 /**
  * The API's shapes as plain interfaces, so the published package carries its own types and
- * nothing from the server's schema library. test/types.test.ts proves at type-check time that
+ * nothing from the server's schema library. test/types.test-d.ts proves at type-check time that
  * each one equals the route schema it mirrors (packages/contracts), so they cannot drift.
  */
 
