@@ -1,21 +1,13 @@
 import type { Queryable } from '../../store/db.js';
+import type { PlatformLineItem, PlatformOrder } from '../gateway.js';
 
-export interface LocalOrder {
-  id: string;
-  status: 'open' | 'closed' | 'cancelled';
-  locationId: string;
-}
+/** An order row of the embedded platform: the port's order without its lines. */
+export type LocalOrder = Omit<PlatformOrder, 'lineItems'>;
 
-export interface LocalLineItem {
-  id: string;
+/** A line row of the embedded platform: the port's line, placed in its order. */
+export interface LocalLineItem extends PlatformLineItem {
   orderId: string;
   position: number;
-  productId: string | null;
-  variantId: string | null;
-  quantity: number;
-  price: string;
-  fulfilled: boolean;
-  properties: { name: string; value: string }[];
 }
 
 export async function upsertOrder(db: Queryable, shopId: string, order: LocalOrder): Promise<boolean> {
