@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.js';
 import { AppError, errors } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -35,12 +35,16 @@ export async function createApiKey(
     throw errors.badRequest('The expiry must be in the future.');
   }
   const key = generateKey();
-  await insertApiKey(db, {
-    id: key.keyId,
-    shopId: shop.id,
-    name: input.name ?? null,
-    secretSha256: hashSecret(key.secret),
-    expiresAt: input.expiresAt ?? null,
+  // The notification drops the id from every instance's cache of unknown ids.
+  await db.transaction(async (tx) => {
+    await insertApiKey(tx, {
+      id: key.keyId,
+      shopId: shop.id,
+      name: input.name ?? null,
+      secretSha256: hashSecret(key.secret),
+      expiresAt: input.expiresAt ?? null,
+    });
+    await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED, key.keyId]);
   });
   return { keyId: key.keyId, token: key.token, shop: shop.domain, expiresAt: input.expiresAt ?? null };
 }
@@ -62,33 +66,65 @@ export async function revokeKey(db: Db, keyId: string): Promise<void> {
   if (!found) throw new AppError('not_found', `No API key '${keyId}'.`);
 }
 
+/** What the hash of an unknown key id's secret is compared with: no secret hashes to it. */
+const NO_KEY_SHA256 = randomBytes(32);
+const CACHE_LIMIT = 10_000;
+
 /**
  * Verifies presented credentials. Key records are cached for `cacheTtlMs` and dropped as soon
  * as a NOTIFY on API_KEYS_CHANGED arrives; every failure is the same 401.
+ *
+ * Every failure costs the same whatever part of the key was wrong: one store lookup or cache
+ * hit, one hash of the presented secret and one constant-time comparison. Ids the store does not
+ * have are cached like known ones (same lifetime, same invalidation: creating a key notifies
+ * too), and their secret is compared with a hash that no secret has.
  */
-export function createAuthenticator(deps: { db: Db; cacheTtlMs: number; now?: () => number }) {
+export function createAuthenticator(deps: {
+  db: Db;
+  cacheTtlMs: number;
+  now?: () => number;
+  /** SHA-256 of a presented secret; tests pass a counting one. */
+  hashSecret?: (secret: string) => Buffer;
+}) {
   const now = deps.now ?? Date.now;
+  const hash = deps.hashSecret ?? hashSecret;
   // A cached record remembers the secret that last matched its hash, so a warm request compares
   // in constant time without hashing again (SHA-256 was the largest cost of a cached request).
   const cache = new Map<string, { record: ApiKeyRecord; until: number; verified?: Buffer }>();
+  // Unknown ids → until when. A map of its own: a flood of random ids never evicts real keys.
+  const unknownIds = new Map<string, number>();
+  // Bumped by every `forget`: a lookup that was in flight across one does not cache its answer,
+  // which may predate the change (a revocation, a creation).
+  let generation = 0;
 
   async function lookup(keyId: string) {
     const hit = cache.get(keyId);
     if (hit && hit.until > now()) return hit;
+    const unknownUntil = unknownIds.get(keyId);
+    if (unknownUntil !== undefined && unknownUntil > now()) return undefined;
+    const asked = generation;
     const record = await findApiKey(deps.db, keyId);
-    if (!record) return undefined;
+    const cacheable = deps.cacheTtlMs > 0 && asked === generation;
+    if (!record) {
+      if (cacheable) {
+        if (unknownIds.size >= CACHE_LIMIT) unknownIds.clear();
+        unknownIds.set(keyId, now() + deps.cacheTtlMs);
+      }
+      return undefined;
+    }
     const entry = { record, until: now() + deps.cacheTtlMs };
-    if (deps.cacheTtlMs > 0) {
-      if (cache.size > 10_000) cache.clear();
+    if (cacheable) {
+      if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(keyId, entry);
     }
     return entry;
   }
 
-  function secretIsValid(entry: { record: ApiKeyRecord; verified?: Buffer }, secret: string): boolean {
+  function secretIsValid(entry: { record: ApiKeyRecord; verified?: Buffer } | undefined, secret: string): boolean {
     const presented = Buffer.from(secret, 'utf8');
-    if (entry.verified?.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
-    if (!secretMatches(secret, entry.record.secretSha256)) return false;
+    if (entry?.verified?.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
+    // Hashed and compared for an unknown id too, so that failure costs what a wrong secret does.
+    if (!secretMatches(secret, entry?.record.secretSha256 ?? NO_KEY_SHA256, hash) || !entry) return false;
     entry.verified = presented;
     return true;
   }
@@ -116,12 +152,18 @@ export function createAuthenticator(deps: { db: Db; cacheTtlMs: number; now?: ()
       const parsed = presented === undefined ? undefined : parseKey(presented);
       if (!parsed) throw errors.unauthorized();
       const entry = await lookup(parsed.keyId);
-      if (!entry || !secretIsValid(entry, parsed.secret)) throw errors.unauthorized();
+      if (!secretIsValid(entry, parsed.secret) || !entry) throw errors.unauthorized();
       return principalOf(entry);
     },
     forget(keyId?: string) {
-      if (keyId) cache.delete(keyId);
-      else cache.clear();
+      generation++;
+      if (keyId) {
+        cache.delete(keyId);
+        unknownIds.delete(keyId);
+      } else {
+        cache.clear();
+        unknownIds.clear();
+      }
     },
   };
 }

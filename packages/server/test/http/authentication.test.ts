@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../../src/domain/api-key.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateKey, hashSecret } from '../../src/domain/api-key.js';
 import type { RunningServer } from '../../src/main.js';
-import { createApiKey, revokeKey } from '../../src/services/api-keys.js';
+import { createApiKey, createAuthenticator, revokeKey } from '../../src/services/api-keys.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
@@ -15,6 +15,12 @@ import {
   startTestServer,
   variantFixture,
 } from '../support/harness.js';
+
+// The real generator, which a test can make hand out a key it chose (one probed before it existed).
+vi.mock('../../src/domain/api-key.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/domain/api-key.js')>();
+  return { ...actual, generateKey: vi.fn(actual.generateKey) };
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,6 +45,32 @@ async function seedOwnShop(db: Db) {
 }
 
 const secretOf = (token: string) => token.slice('apik_'.length + 16 + 1);
+
+/** The Db with a count of its key lookups (queries on api_keys other than writes). */
+function countingLookups(db: Db): { db: Db; lookups: () => number } {
+  let lookups = 0;
+  const counted: Db = {
+    ...db,
+    query(sql, params) {
+      if (/^\s*SELECT[\s\S]*\bFROM api_keys\b/.test(sql)) lookups++;
+      return db.query(sql, params);
+    },
+  };
+  return { db: counted, lookups: () => lookups };
+}
+
+/** `app.inject` from a given client address, answered in `call`'s shape. */
+async function callFrom(server: RunningServer, address: string, path: string, key?: string): Promise<Answer> {
+  const res = await server.app.inject({
+    method: 'GET',
+    url: path,
+    remoteAddress: address,
+    headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
+  return { status: res.statusCode, headers, body: res.json(), text: res.body };
+}
 
 /**
  * Two app instances on one store: on PGlite (one process per data dir) two servers on the same
@@ -234,6 +266,132 @@ describe.each(testDrivers())('Authentication on $name', (driver) => {
     });
   });
 
+  describe('work per failure', () => {
+    /** An authenticator over the suite's store counting its key lookups and secret hashes. */
+    function counted(cacheTtlMs: number) {
+      const store = countingLookups(db);
+      let hashes = 0;
+      const authenticator = createAuthenticator({
+        db: store.db,
+        cacheTtlMs,
+        hashSecret: (secret) => {
+          hashes++;
+          return hashSecret(secret);
+        },
+      });
+      /** Authenticates, expecting a 401, and returns the work it took. */
+      const failure = async (token: string) => {
+        const before = { lookups: store.lookups(), hashes };
+        await expect(authenticator.authenticate(token)).rejects.toMatchObject({ code: 'unauthorized' });
+        return { lookups: store.lookups() - before.lookups, hashes: hashes - before.hashes };
+      };
+      return { authenticator, failure };
+    }
+
+    // 60 s is the key cache of PGlite, 0 that of PostgreSQL (where every request looks its key up).
+    it.each([60_000, 0])(
+      'when the keyId is unknown or the secret wrong (key cache %i ms), then the failure does the same work',
+      async (cacheTtlMs) => {
+        const { authenticator, failure } = counted(cacheTtlMs);
+        const known = await seedOwnShop(db);
+        const knownCold = await seedOwnShop(db);
+        const wrongSecret = (keyId: string) => `apik_${keyId}_${'A'.repeat(43)}`;
+        const unknown = generateKey().token;
+
+        // First sight of an id: one lookup and one hash, whether the id exists or not.
+        const cold = { lookups: 1, hashes: 1 };
+        expect(await failure(wrongSecret(knownCold.keyId))).toEqual(cold);
+        expect(await failure(unknown)).toEqual(cold);
+
+        // Seen before (the known key also in use): a cache hit or a lookup, and one hash, alike.
+        await authenticator.authenticate(known.key);
+        const again = { lookups: cacheTtlMs > 0 ? 0 : 1, hashes: 1 };
+        for (let i = 0; i < 3; i++) {
+          expect(await failure(wrongSecret(known.keyId))).toEqual(again);
+          expect(await failure(wrongSecret(knownCold.keyId))).toEqual(again);
+          expect(await failure(unknown)).toEqual(again);
+        }
+      },
+    );
+
+    it('when a key changes while its lookup is in flight, then the answer read before is not cached', async () => {
+      const shop = await seedOwnShop(db);
+      const store = countingLookups(db);
+      let onLookup: (() => void) | undefined;
+      const authenticator = createAuthenticator({
+        db: {
+          ...store.db,
+          // The change's notification arrives between the query's answer and the caching of it.
+          query: (sql, params) =>
+            store.db.query(sql, params).then((result) => {
+              onLookup?.();
+              return result as never;
+            }),
+        },
+        cacheTtlMs: 60_000,
+      });
+      onLookup = () => authenticator.forget(shop.keyId);
+      await authenticator.authenticate(shop.key);
+      onLookup = undefined;
+      await authenticator.authenticate(shop.key);
+      expect(store.lookups()).toBe(2);
+    });
+  });
+
+  describe('failed authentications per client address', () => {
+    const flooder = '203.0.113.7';
+    const elsewhere = '198.51.100.9';
+    let store: ReturnType<typeof countingLookups>;
+    let counted: RunningServer;
+
+    beforeAll(async () => {
+      store = countingLookups(db);
+      counted = await startTestServer(store.db);
+    });
+
+    afterAll(async () => {
+      await counted?.close();
+    });
+
+    // The exact budget, refill and Retry-After are tested on a clock in authenticate.test.ts;
+    // here the budget refills one token a second of real time, so the test only counts on
+    // "at least 60 failures, then 429s that look nothing up".
+    it('when one address floods bad keys, then after 60+ failures it gets 429 without lookups; other keys still work', async () => {
+      const shop = await seedOwnShop(db);
+      const path = `/api/v1/products/${shop.productId}`;
+      const neighbour = await seedOwnShop(db);
+      const neighbourPath = `/api/v1/products/${neighbour.productId}`;
+      // The flooder's own good key, verified before the flood.
+      expect((await callFrom(counted, flooder, path, shop.key)).status).toBe(200);
+
+      let unauthorized = 0;
+      let limited = 0;
+      while (limited < 20) {
+        expect(unauthorized).toBeLessThan(200);
+        const lookupsBefore = store.lookups();
+        const res = await callFrom(counted, flooder, path, generateKey().token);
+        if (res.status === 401) {
+          expectUnauthorized(res);
+          unauthorized++;
+          continue;
+        }
+        const error = expectErrorEnvelope(res, 429, 'rate_limited');
+        expect(res.headers.get('retry-after')).toBe('1'); // 60 a minute: the next token within a second
+        expect(error.details).toEqual({ retryAfterSeconds: 1 });
+        expect(store.lookups()).toBe(lookupsBefore);
+        limited++;
+      }
+      expect(unauthorized).toBeGreaterThanOrEqual(60);
+
+      // Another address: its keys, good and bad, are looked at as ever.
+      expect((await callFrom(counted, elsewhere, neighbourPath, neighbour.key)).status).toBe(200);
+      expectUnauthorized(await callFrom(counted, elsewhere, neighbourPath, generateKey().token));
+      // The flooder's own key is served where this instance holds it verified in memory (PGlite's
+      // key cache): that costs no lookup, so the budget has nothing to save.
+      if (driver.name === 'pglite') expect((await callFrom(counted, flooder, path, shop.key)).status).toBe(200);
+    });
+  });
+
   describe('across instances', () => {
     let store: Awaited<ReturnType<typeof sharedStore>>;
     let first: RunningServer;
@@ -270,6 +428,19 @@ describe.each(testDrivers())('Authentication on $name', (driver) => {
       expect((await call(second, path, { headers: { authorization: `Bearer ${shop.key}` } })).status).toBe(200);
       const fresh = await createApiKey(store.first, { shopDomain: shop.domain });
       expect((await call(second, path, { headers: { authorization: `Bearer ${fresh.token}` } })).status).toBe(200);
+    });
+
+    it('when a key is created with an id that was probed before, then every instance accepts it at once', async () => {
+      const shop = await seedOwnShop(store.first);
+      const path = `/api/v1/products/${shop.productId}`;
+      const key = generateKey();
+      const auth = { headers: { authorization: `Bearer ${key.token}` } };
+      // Unknown yet: any cache of unknown ids now holds it on both instances.
+      for (const instance of [first, second]) expectUnauthorized(await call(instance, path, auth));
+      vi.mocked(generateKey).mockReturnValueOnce(key);
+      expect((await createApiKey(store.first, { shopDomain: shop.domain })).keyId).toBe(key.keyId);
+      expect((await call(second, path, auth)).status).toBe(200);
+      expect((await call(first, path, auth)).status).toBe(200);
     });
   });
 });

@@ -25,9 +25,14 @@ type Take = (key: string, max: number, windowMs: number) => Promise<{ allowed: b
  * a reset of 0 later identifies a request the plugin let through after a store error.
  */
 function toPluginAnswer({ allowed, level }: { allowed: boolean; level: number }, max: number, windowMs: number) {
+  const { remaining, msToNextToken } = tokensOf(level, max, windowMs);
+  return { current: allowed ? max - remaining : max + 1, ttl: msToNextToken };
+}
+
+/** Whole tokens left at `level`, and the ms until one more whole token exists (≥ 1). */
+function tokensOf(level: number, max: number, windowMs: number) {
   const remaining = Math.floor(level / windowMs);
-  const ttl = Math.max(1, Math.ceil(((remaining + 1) * windowMs - level) / max));
-  return { current: allowed ? max - remaining : max + 1, ttl };
+  return { remaining, msToNextToken: Math.max(1, Math.ceil(((remaining + 1) * windowMs - level) / max)) };
 }
 
 function memoryTake(now: () => number): Take {
@@ -98,6 +103,29 @@ function redisTake(client: Redis, now: (() => number) | undefined): Take {
   };
 }
 
+function takeFrom(store: RateLimitStore, now: (() => number) | undefined): Take {
+  return store.kind === 'redis' ? redisTake(store.client, now) : memoryTake(now ?? Date.now);
+}
+
+export interface TokenBuckets {
+  /** Takes a token from `key`'s bucket of `perMinute` tokens (capacity and refill per minute). */
+  take(key: string, perMinute: number): Promise<{ allowed: boolean; remaining: number; msToNextToken: number }>;
+}
+
+/**
+ * Token buckets for a budget other than the per-key one, in the same store (memory, or Redis so
+ * that instances share them); `key` must not look like a key id (prefix it, e.g. `auth-failures:`).
+ */
+export function createTokenBuckets(store: RateLimitStore, now?: () => number): TokenBuckets {
+  const take = takeFrom(store, now);
+  return {
+    async take(key, perMinute) {
+      const { allowed, level } = await take(key, perMinute, WINDOW_MS);
+      return { allowed, ...tokensOf(level, perMinute, WINDOW_MS) };
+    },
+  };
+}
+
 /** The plugin instantiates the store class itself, hence a class closed over our state. */
 function storeClass(take: Take, failures: Map<string, unknown>): FastifyRateLimitStoreCtor {
   return class implements FastifyRateLimitStore {
@@ -134,7 +162,7 @@ export async function registerRateLimit(
   app: FastifyInstance,
   deps: { store: RateLimitStore; shops: ShopDirectory; now?: () => number },
 ): Promise<void> {
-  const take = deps.store.kind === 'redis' ? redisTake(deps.store.client, deps.now) : memoryTake(deps.now ?? Date.now);
+  const take = takeFrom(deps.store, deps.now);
   const failures = new Map<string, unknown>();
   // Shops are almost always cached: answer synchronously then, the plugin awaits either way.
   const withShop = <T>(request: FastifyRequest, read: (shop: Shop) => T): T | Promise<T> => {
