@@ -7,6 +7,7 @@ import { createAppSettingsService } from './services/app-settings.js';
 import { createCatalogService } from './services/catalog.js';
 import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
+import { createInventoryReader } from './services/inventory/read-inventory.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
 import { createOrderEditor } from './services/orders/edit-order.js';
@@ -37,11 +38,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const authenticator = createAuthenticator({ db, cacheTtlMs: db.driver === 'pglite' ? 60_000 : 0 });
   const keyUsage = createKeyUsageRecorder({ db, log: logger });
   const shops = createShopDirectory({ db, cacheTtlMs: 60_000 });
-  const catalog = createCatalogService({
-    db,
-    cursors: createCursorCodec(await serverSecret(db, 'cursor')),
-    cacheTtlMs,
-  });
+  const cursors = createCursorCodec(await serverSecret(db, 'cursor'));
+  const catalog = createCatalogService({ db, cursors, cacheTtlMs });
   const appSettings = createAppSettingsService({ db, shops, cacheTtlMs });
 
   const catalogChanged = (shopId?: string) => {
@@ -50,6 +48,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     appSettings.invalidate(shopId);
   };
   const writeInventory = createInventoryWriter({ db, gateway });
+  const readInventory = createInventoryReader({ db, cursors });
   const readOrder = createOrderReader({ db, gateway, shops });
   const editOrder = createOrderEditor({ db, gateway });
   const reaper = startIdempotencyReaper({ db, logger, retentionHours: options.idempotencyRetentionHours });
@@ -68,6 +67,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     catalog,
     appSettings,
     writeInventory,
+    readInventory,
     readOrder,
     editOrder,
     idempotencyRetentionHours: options.idempotencyRetentionHours,

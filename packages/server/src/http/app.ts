@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../services/api-keys.js';
 import type { AppSettingsService } from '../services/app-settings.js';
 import type { CatalogService } from '../services/catalog.js';
+import type { InventoryReader } from '../services/inventory/read-inventory.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
 import type { OrderEditor } from '../services/orders/edit-order.js';
@@ -17,6 +18,7 @@ import { registerOpenApi } from './openapi.js';
 import { requestIdFor } from './request-id.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
+import { inventoryReadRoutes } from './routes/inventory-reads.js';
 import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
 import { registerMetrics } from './routes/metrics.js';
@@ -35,6 +37,7 @@ export interface AppDeps {
   appSettings: AppSettingsService;
   rateLimitStore: RateLimitStore;
   writeInventory: InventoryWriter;
+  readInventory: InventoryReader;
   readOrder: OrderReader;
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
@@ -74,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(productRoute(deps));
       await api.register(variantRoute(deps));
       await api.register(inventoryRoutes(deps));
+      await api.register(inventoryReadRoutes(deps));
       await api.register(orderRoutes(deps));
     },
     { prefix: '/api/v1' },

@@ -1,0 +1,144 @@
+import type { Queryable } from '../db.js';
+
+// Reads of stock (PRODUCT.md §13), apart from the write path's locking queries.
+
+/** A configured variant and its level at one location; the level fields are null when it has none. */
+export interface LevelRead {
+  variantId: string;
+  /** The variant's unit (`unitMeasurement.unit`) and unit value, as decimal text. */
+  unit: string;
+  unitValue: string;
+  /** The level's exact total, as decimal text in `levelUnit`. */
+  total: string | null;
+  levelUnit: string | null;
+  /** The whole units Tare last projected to the platform (int8 as text); null if never. */
+  platformAvailable: string | null;
+  updatedAt: Date | null;
+}
+
+/**
+ * One round trip: whether the location exists, and for each of `variantIds` the shop has
+ * configured, its level at the location (if any). Unknown variants are absent.
+ */
+export async function readLevels(
+  db: Queryable,
+  shopId: string,
+  locationId: string,
+  variantIds: string[],
+): Promise<{ locationFound: boolean; levels: Map<string, LevelRead> }> {
+  const { rows } = await db.query<{
+    location_found: boolean;
+    id: string | null;
+    unit: string;
+    unit_value: string;
+    total: string | null;
+    level_unit: string | null;
+    platform_available: string | null;
+    updated_at: Date | null;
+  }>(
+    `WITH v AS (SELECT id, unit, unit_value FROM variants WHERE shop_id = $1 AND id = ANY($3::text[]))
+     SELECT EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $2) AS location_found,
+       v.id, v.unit, v.unit_value, l.total, l.unit AS level_unit, l.platform_available, l.updated_at
+     FROM (SELECT 1) AS one
+     LEFT JOIN v ON true
+     LEFT JOIN inventory_levels l ON l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id`,
+    [shopId, locationId, variantIds],
+  );
+  const levels = new Map<string, LevelRead>();
+  for (const row of rows) {
+    if (row.id === null) continue;
+    levels.set(row.id, {
+      variantId: row.id,
+      unit: row.unit,
+      unitValue: row.unit_value,
+      total: row.total,
+      levelUnit: row.level_unit,
+      platformAvailable: row.platform_available,
+      updatedAt: row.updated_at,
+    });
+  }
+  return { locationFound: rows[0]?.location_found === true, levels };
+}
+
+/** One ledger row; quantities are decimal text in `unit`. */
+export interface LedgerRow {
+  id: string;
+  operation: string;
+  delta: string;
+  before: string;
+  after: string;
+  unit: string;
+  referenceType: string | null;
+  referenceId: string | null;
+  requestId: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Up to `limit` ledger rows of one level, keyset-paginated on the entry id over the index
+ * inventory_ledger_level (shop_id, location_id, variant_id, id): `next` reads the entries older
+ * than `before` (newest first), `prev` the entries newer than `after` (returned newest first
+ * too). In the same round trip: whether the location and the variant exist for the shop.
+ */
+export async function readLedgerPage(
+  db: Queryable,
+  level: { shopId: string; locationId: string; variantId: string },
+  page: { direction: 'next' | 'prev'; from?: string; limit: number },
+): Promise<{ locationFound: boolean; variantFound: boolean; rows: LedgerRow[] }> {
+  const params: unknown[] = [level.shopId, level.locationId, level.variantId, page.limit];
+  let keyset = '';
+  if (page.from !== undefined) {
+    params.push(page.from);
+    keyset = page.direction === 'next' ? 'AND id < $5::bigint' : 'AND id > $5::bigint';
+  }
+  const order = page.direction === 'next' ? 'DESC' : 'ASC';
+  const { rows } = await db.query<{
+    location_found: boolean;
+    variant_found: boolean;
+    id: string | null;
+    operation: string;
+    delta: string;
+    quantity_before: string;
+    quantity_after: string;
+    unit: string;
+    reference_type: string | null;
+    reference_id: string | null;
+    request_id: string | null;
+    created_at: Date;
+  }>(
+    `WITH page AS (
+       SELECT id, operation, delta, quantity_before, quantity_after, unit, reference_type, reference_id,
+         request_id, created_at
+       FROM inventory_ledger
+       WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 ${keyset}
+       ORDER BY id ${order} LIMIT $4)
+     SELECT EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $2) AS location_found,
+       EXISTS (SELECT 1 FROM variants WHERE shop_id = $1 AND id = $3) AS variant_found, page.*
+     FROM (SELECT 1) AS one
+     LEFT JOIN page ON true
+     ORDER BY page.id ${order}`,
+    params,
+  );
+  const entries: LedgerRow[] = [];
+  for (const row of rows) {
+    if (row.id === null) continue;
+    entries.push({
+      id: row.id,
+      operation: row.operation,
+      delta: row.delta,
+      before: row.quantity_before,
+      after: row.quantity_after,
+      unit: row.unit,
+      referenceType: row.reference_type,
+      referenceId: row.reference_id,
+      requestId: row.request_id,
+      createdAt: row.created_at,
+    });
+  }
+  if (page.direction === 'prev') entries.reverse();
+  return {
+    locationFound: rows[0]?.location_found === true,
+    variantFound: rows[0]?.variant_found === true,
+    rows: entries,
+  };
+}
