@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'idempotency_key_in_use'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'idempotency_key_reused'
   | 'addon_inactive'
   | 'unprocessable'

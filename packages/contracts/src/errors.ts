@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_timeout: 408,
+  headers_too_large: 431,
   idempotency_key_reused: 422,
   addon_inactive: 422,
   unprocessable: 422,

@@ -15,7 +15,9 @@ import { registerBodyParsers } from './plugins/body-parsers.js';
 import { onFrameworkError, registerErrorHandling } from './plugins/errors.js';
 import { type RateLimitStore, registerRateLimit } from './plugins/rate-limit.js';
 import { registerOpenApi } from './openapi.js';
+import { protocolErrorHandler } from './protocol-errors.js';
 import { requestIdFor } from './request-id.js';
+import { createRouteTable } from './route-table.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
 import { inventoryReadRoutes } from './routes/inventory-reads.js';
@@ -47,6 +49,8 @@ export interface AppDeps {
 
 /** Builds the HTTP application from its dependencies; no environment reads, no listen. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Filled as routes register; answers 404/405 both in Fastify and for requests Node rejects.
+  const routes = createRouteTable();
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimit,
@@ -54,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors: onFrameworkError,
+    clientErrorHandler: protocolErrorHandler({ routes, logger: deps.logger as FastifyBaseLogger }),
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
@@ -62,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
-  registerErrorHandling(app, { bodyLimit: deps.bodyLimit });
+  registerErrorHandling(app, { bodyLimit: deps.bodyLimit, routes });
   registerBodyParsers(app);
   // Before any route: the document is generated from the routes registered after it.
   await registerOpenApi(app);

@@ -11,12 +11,20 @@ export function success<Data, Meta extends object = Record<string, never>>(
 }
 
 export function failure(request: FastifyRequest, error: AppError) {
+  return failureWithId(request.id, error);
+}
+
+/**
+ * The failure envelope under a bare request id: for answers written before Fastify has a
+ * request, such as those to requests Node's HTTP parser rejects.
+ */
+export function failureWithId(requestId: string, error: AppError) {
   return {
     success: false as const,
     data: null,
     error: { code: error.code, message: error.message, details: error.details },
     meta: {},
-    requestId: request.id,
+    requestId,
   };
 }
 

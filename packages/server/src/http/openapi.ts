@@ -10,7 +10,7 @@ export interface RouteDoc {
   operationId: string;
   summary: string;
   description?: string;
-  /** Error statuses besides 401, 429, 500 and 503, which every API route can answer. */
+  /** Error statuses besides 401, 429, 431, 500 and 503, which every API route can answer. */
   errors: readonly ErrorStatus[];
   /** `Idempotency-Key` request header: required (inventory writes) or honoured when sent. */
   idempotencyKey?: 'required' | 'optional';
@@ -72,10 +72,12 @@ const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
   },
   'RateLimit-Policy': { type: 'string', description: 'When the shop has rate limiting on: `600;w=60`.' },
 };
+  408: 'The request was not received in time (answered by the HTTP server, not the operation).',
 const REPLAYED: HeaderDoc = {
   type: 'string',
   description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
 };
+  431: 'The request headers are over the HTTP server’s limit (16 KiB by default).',
 const RETRY_AFTER: HeaderDoc = { type: 'integer', description: 'Seconds to wait before retrying.' };
 
 /** One example answer per error code, shown under its status. */
@@ -106,6 +108,8 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details: Record<strin
 const REPLAYABLE = new Set(['200', '404', '422']);
 
 function headersOf(headers: Record<string, HeaderDoc>) {
+  request_timeout: { message: 'The request was not received in time.', details: null },
+  headers_too_large: { message: 'The request headers exceed 16384 bytes.', details: { limitBytes: 16384 } },
   return Object.fromEntries(
     Object.entries(headers).map(([name, { type, description }]) => [name, { type, description }]),
   );
@@ -159,7 +163,7 @@ export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc |
   for (const [status, body] of Object.entries(doc.extra ?? {})) {
     response[status] = { ...body, headers: headersOf(common) };
   }
-  const statuses = [...new Set<ErrorStatus>([...doc.errors, 401, 429, 500, 503])].sort((a, b) => a - b);
+  const statuses = [...new Set<ErrorStatus>([...doc.errors, 401, 429, 431, 500, 503])].sort((a, b) => a - b);
   for (const status of statuses) response[status] = errorResponse(status, headersFor(String(status)));
 
   return {
@@ -207,7 +211,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: pkg.version,
         description:
           'Exact fractional inventory and measured line items for whole-unit e-commerce platforms. ' +
-          'Every answer is the envelope `{ success, data, error, meta, requestId }`.',
+          'Every answer is the envelope `{ success, data, error, meta, requestId }`, with the request id ' +
+          'in `X-Request-Id`: also 404 for an unknown path, 405 `method_not_allowed` (with `Allow`) for a ' +
+          'method the path does not have, and the answers to requests that are not valid HTTP/1.1 ' +
+          '(400 `bad_request`, 408 `request_timeout`, 431 `headers_too_large`). The path and method are ' +
+          'checked before the body is read.',
       },
       servers: [{ url: '/' }],
       tags: TAGS,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
@@ -35,6 +36,17 @@ function expectClientError(res: Answer) {
 }
 
 const withoutRequestId = ({ requestId: _ignored, ...rest }: any) => rest;
+
+/** An inventory write with a valid key: the route where a JSON body is read and parsed. */
+function write(
+  server: RunningServer,
+  key: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = JSON_TYPE,
+): Promise<Answer> {
+  const init = { method: 'POST', key, body, headers: { 'idempotency-key': randomUUID(), ...headers } };
+  return call(server, '/api/v1/inventory/adjustments', init);
+}
 
 describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
   let db: Db;
@@ -142,17 +154,44 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
       expect(res.headers.get('allow')).toBe('GET, HEAD');
     });
 
-    // No public route takes a body yet (inventory and order writes are later), so body handling
-    // is reached through POST to a GET route: Fastify reads and parses the body before it
-    // decides that no route matches, so these answers come before the 405.
-    it('when a body is over the limit, then it is 413 payload_too_large before any routing answer', async () => {
+    // Route first: where no route takes the request, 404 and 405 answer before anything about
+    // the body (media type, JSON syntax, size) is even looked at.
+    it.each([
+      ['POST', '/api/v1/app-settings', 'text/plain', 'hello', 405, 'GET, HEAD'],
+      ['POST', '/api/v1/products/1001', 'application/json', '{', 405, 'GET, HEAD'],
+      ['PUT', '/api/v1/inventory/adjustments', 'application/xml', '<a/>', 405, 'POST'],
+      ['POST', '/api/v1/nope', 'application/json', '{', 404, null],
+      ['DELETE', '/api/v1/nope', 'text/plain', 'hello', 404, null],
+    ])(
+      'when %s %s carries a %s body the route would refuse, then it is %i, not a body error',
+      async (method, path, type, body, status, allow) => {
+        const res = await call(server, path, { method, body, headers: { 'content-type': type } });
+        expectErrorEnvelope(res, status, status === 405 ? 'method_not_allowed' : 'not_found');
+        expect(res.headers.get('allow')).toBe(allow);
+      },
+    );
+
+    it('when a body over the limit is sent where no route takes it, then it is 404 or 405, not 413', async () => {
       const over = JSON.stringify({ pad: 'x'.repeat(2000) });
-      expectFailure(await call(small, '/api/v1/products/1', { method: 'POST', body: over, headers: JSON_TYPE }), 413, {
-        code: 'payload_too_large',
-        message: 'The request body exceeds 1024 bytes.',
-        details: { limitBytes: 1024 },
-      });
-      expectFailure(await call(small, '/api/v1/nope', { method: 'POST', body: over, headers: JSON_TYPE }), 413, {
+      const wrongMethod = await call(small, '/api/v1/products/1', { method: 'POST', body: over, headers: JSON_TYPE });
+      expectErrorEnvelope(wrongMethod, 405, 'method_not_allowed');
+      const unknown = await call(small, '/api/v1/nope', { method: 'POST', body: over, headers: JSON_TYPE });
+      expectErrorEnvelope(unknown, 404, 'not_found');
+    });
+
+    it('when QUERY is sent without a Content-Type, then it is 405 on a known path and 404 on an unknown one', async () => {
+      const known = await rawCall(server, '/api/v1/app-settings', { method: 'QUERY' });
+      expectErrorEnvelope(known, 405, 'method_not_allowed');
+      expect(known.headers.get('allow')).toBe('GET, HEAD');
+      expectErrorEnvelope(await rawCall(server, '/api/v1/nope', { method: 'QUERY' }), 404, 'not_found');
+    });
+
+    // Body handling is reached through an inventory write with a valid key: the body is read
+    // and parsed before the write looks at anything else.
+    it('when a body is over the limit, then it is 413 payload_too_large', async () => {
+      const shop = await seedShop(db);
+      const over = JSON.stringify({ pad: 'x'.repeat(2000) });
+      expectFailure(await write(small, shop.key, over), 413, {
         code: 'payload_too_large',
         message: 'The request body exceeds 1024 bytes.',
         details: { limitBytes: 1024 },
@@ -160,19 +199,14 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
     });
 
     it('when a body is exactly 1 MiB, then it is read; one byte more is 413 (the default limit)', async () => {
-      const exactly = `"${'x'.repeat(MIB - 2)}"`;
-      const atLimit = await call(server, '/api/v1/products/1', { method: 'POST', body: exactly, headers: JSON_TYPE });
-      expectErrorEnvelope(atLimit, 405, 'method_not_allowed');
-      const oneMore = `"${'x'.repeat(MIB - 1)}"`;
-      expectFailure(
-        await call(server, '/api/v1/products/1', { method: 'POST', body: oneMore, headers: JSON_TYPE }),
-        413,
-        {
-          code: 'payload_too_large',
-          message: `The request body exceeds ${MIB} bytes.`,
-          details: { limitBytes: MIB },
-        },
-      );
+      const shop = await seedShop(db);
+      // A JSON string, not an object: read and parsed, then refused by the schema.
+      expectErrorEnvelope(await write(server, shop.key, `"${'x'.repeat(MIB - 2)}"`), 400, 'bad_request');
+      expectFailure(await write(server, shop.key, `"${'x'.repeat(MIB - 1)}"`), 413, {
+        code: 'payload_too_large',
+        message: `The request body exceeds ${MIB} bytes.`,
+        details: { limitBytes: MIB },
+      });
     });
 
     it.each([
@@ -180,8 +214,8 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
       ['text/plain', 'hello', 'text/plain'],
       ['application/vnd.api+json', '{}', 'application/vnd.api+json'],
     ])('when a body is sent as %s, then it is 415 unsupported_media_type', async (type, body, reported) => {
-      const res = await call(server, '/api/v1/products/1', { method: 'POST', body, headers: { 'content-type': type } });
-      expectFailure(res, 415, {
+      const shop = await seedShop(db);
+      expectFailure(await write(server, shop.key, body, { 'content-type': type }), 415, {
         code: 'unsupported_media_type',
         message: 'The request body must be JSON (application/json).',
         details: { contentType: reported },
@@ -189,8 +223,8 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
     });
 
     it('when a body has no Content-Type, then it is 415 with contentType null', async () => {
-      const res = await call(server, '/api/v1/products/1', { method: 'POST', body: new Uint8Array([1, 2, 3]) });
-      expectFailure(res, 415, {
+      const shop = await seedShop(db);
+      expectFailure(await write(server, shop.key, new Uint8Array([1, 2, 3]), {}), 415, {
         code: 'unsupported_media_type',
         message: 'The request body must be JSON (application/json).',
         details: { contentType: null },
@@ -200,14 +234,18 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
     it.each(['{', '{"a":1,}', "{'a':1}", 'NaN', '{"a":1}{"b":2}'])(
       'when a JSON body is malformed (%s), then it is 400 bad_request',
       async (body) => {
-        const res = await call(server, '/api/v1/products/1', { method: 'POST', body, headers: JSON_TYPE });
-        expectFailure(res, 400, { code: 'bad_request', message: 'The request body is not valid JSON.', details: null });
+        const shop = await seedShop(db);
+        expectFailure(await write(server, shop.key, body), 400, {
+          code: 'bad_request',
+          message: 'The request body is not valid JSON.',
+          details: null,
+        });
       },
     );
 
     it('when a JSON body is empty, then it is 400 bad_request asking for an object', async () => {
-      const res = await call(server, '/api/v1/products/1', { method: 'POST', body: '', headers: JSON_TYPE });
-      expectFailure(res, 400, {
+      const shop = await seedShop(db);
+      expectFailure(await write(server, shop.key, ''), 400, {
         code: 'bad_request',
         message: 'The request body is empty; send a JSON object.',
         details: null,
@@ -274,9 +312,13 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
     });
 
     it('when a JSON body tries prototype pollution, then it is 400 bad_request', async () => {
+      const shop = await seedShop(db);
       for (const body of ['{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}']) {
-        const res = await call(server, '/api/v1/products/1', { method: 'POST', body, headers: JSON_TYPE });
-        expectFailure(res, 400, { code: 'bad_request', message: 'The request body is not valid JSON.', details: null });
+        expectFailure(await write(server, shop.key, body), 400, {
+          code: 'bad_request',
+          message: 'The request body is not valid JSON.',
+          details: null,
+        });
       }
       expect(({} as Record<string, unknown>).admin).toBeUndefined();
     });
@@ -318,13 +360,9 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
         call(server, '/api/v1/products//variants/2001', { headers: auth }),
         call(server, '/api/v1/app-settings?locale=a&locale=b', { headers: auth }),
         call(server, '/api/v1/app-settings', { headers: { authorization: `Bearer ${'a'.repeat(8000)}` } }),
-        call(server, '/api/v1/products/1', {
-          method: 'POST',
-          body: `${'['.repeat(200_000)}${']'.repeat(200_000)}`,
-          headers: JSON_TYPE,
-        }),
-        call(server, '/api/v1/products/1', { method: 'POST', body: '\u0000\u0001', headers: JSON_TYPE }),
-        call(server, '/api/v1/products/1', { method: 'PATCH', body: '{"a":', headers: JSON_TYPE }),
+        write(server, shop.key, `${'['.repeat(200_000)}${']'.repeat(200_000)}`),
+        write(server, shop.key, '\u0000\u0001'),
+        call(server, '/api/v1/orders/5001', { method: 'PATCH', body: '{"a":', headers: { ...auth, ...JSON_TYPE } }),
       ]);
       for (const res of answers) expectClientError(res);
       // Odd but valid input is simply served.

@@ -3,6 +3,7 @@ import { toIssues } from '../../domain/validation.js';
 import { AppError, errors } from '../../errors.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import { failure } from '../envelope.js';
+import { createRouteTable, type RouteTable } from '../route-table.js';
 
 /** Fastify's own error codes that mean "the client sent something wrong", mapped to ours. */
 function fromFastify(error: FastifyError, bodyLimit: number): AppError | undefined {
@@ -42,13 +43,9 @@ function fromStore(error: unknown): AppError | undefined {
  * One place maps every failure to the envelope: AppErrors as they are, client mistakes
  * detected by Fastify to our codes, anything else to a logged 500 that leaks nothing.
  */
-export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: number }) {
-  const routes: { method: string; pattern: RegExp }[] = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}/?$`);
-    for (const method of methods) routes.push({ method, pattern });
-  });
+export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: number; routes?: RouteTable }) {
+  const routes = opts.routes ?? createRouteTable();
+  app.addHook('onRoute', (route) => routes.add(route));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = error instanceof AppError ? error : (fromFastify(error, opts.bodyLimit) ?? fromStore(error));
@@ -59,17 +56,18 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: n
     reply.status(answer.status).headers(answer.headers).send(failure(request, answer));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
-    // A path that matches a route only up to a trailing slash reaches here with an allowed
-    // method too (`GET /products/1/`): that is an unknown URL, not a wrong method.
-    const error =
-      allowed.length && !allowed.includes(request.method)
-        ? errors.methodNotAllowed(request.method, allowed)
-        : errors.routeNotFound(request.method, path);
-    reply.status(error.status).headers(error.headers).send(failure(request, error));
+  const routeMiss = (request: FastifyRequest, reply: FastifyReply) => {
+    const error = routes.miss(request.method, request.url.split('?')[0] ?? '/');
+    return reply.status(error.status).headers(error.headers).send(failure(request, error));
+  };
+  // Fastify runs its not-found handler like a route: it would read, size-check and parse the
+  // body (and refuse a QUERY without Content-Type) before answering. The route is known to be
+  // missing as soon as the request arrives, so 404 and 405 are sent then, ahead of any body error.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) return routeMiss(request, reply);
+    done();
   });
+  app.setNotFoundHandler(routeMiss);
 }
 
 /**
