@@ -1,4 +1,7 @@
+import type { RestockType } from '../domain/order-bookings.js';
 import type { Queryable } from '../store/db.js';
+
+export type { RestockType };
 
 /** One integer inventory level as the platform sees it. */
 export interface PlatformLevel {
@@ -12,6 +15,31 @@ export interface PlatformOrder {
   status: 'open' | 'closed' | 'cancelled';
   locationId: string;
   lineItems: PlatformLineItem[];
+  createdAt: Date;
+  /** Refunds, including the restock a cancellation makes (restock type `cancel`), as on Shopify. */
+  refunds: PlatformRefund[];
+}
+
+export interface PlatformRefund {
+  id: string;
+  lines: { lineItemId: string; quantity: number; restockType: RestockType }[];
+}
+
+/** What Tare asks the platform to show for one level (see `projectLevels`). */
+export interface LevelProjection extends PlatformLevel {
+  /**
+   * The whole units Tare believes the platform shows now; the platform is written only while it
+   * still shows them. `null` writes whatever the platform shows (a level Tare never projected,
+   * or an import, which is the merchant's own statement of stock).
+   */
+  expected: number | null;
+}
+
+export interface ProjectionResult {
+  /** Levels the platform now shows as asked (including those it already showed). */
+  projected: PlatformLevel[];
+  /** Levels left alone because the platform showed something else: its figure, for §14's rules. */
+  moved: PlatformLevel[];
 }
 
 export interface PlatformLineItem {
@@ -45,12 +73,15 @@ export type LineItemChange =
 export interface PlatformGateway {
   readonly name: string;
   /**
-   * Makes the platform show these whole-unit levels; levels it already shows are left alone.
-   * An adapter that cannot write atomically reads, then writes with compare-and-set, and throws
-   * PlatformUnavailableError when a level moved in between, so that no concurrent change on the
-   * platform is overwritten unseen. Resolves to how many levels changed.
+   * Makes the platform show these whole-unit levels, each only if the platform still shows what
+   * Tare expects (compare-and-set), so that no change made on the platform is overwritten
+   * unseen: those come back in `moved`, untouched.
    */
-  projectLevels(tx: Queryable, shopId: string, levels: PlatformLevel[]): Promise<number>;
+  projectLevels(tx: Queryable, shopId: string, levels: LevelProjection[]): Promise<ProjectionResult>;
+  /** The platform's whole units for these levels (a level it does not stock reads 0). */
+  readLevels(tx: Queryable, shopId: string, levels: Omit<PlatformLevel, 'available'>[]): Promise<PlatformLevel[]>;
+  /** Ids of the orders created or changed on the platform since `since` (all when null), oldest first. */
+  ordersChangedSince(tx: Queryable, shopId: string, since: Date | null): Promise<string[]>;
   /** The order, locked against concurrent edits for `tx` when `forUpdate`; undefined if unknown. */
   readOrder(
     tx: Queryable,

@@ -1,29 +1,29 @@
-import type { Queryable } from '../../store/db.js';
-import type { PlatformGateway } from '../gateway.js';
-import { deleteLineItem, readLocalOrder, touchOrder, updateLineItem } from './orders-repository.js';
+import type { LineItemChange, PlatformGateway, PlatformOrder } from '../gateway.js';
+import { moveLocalLevels, projectLocalLevels, readLocalLevels } from './levels-repository.js';
+import {
+  deleteLineItem,
+  localOrdersChangedSince,
+  readLocalOrder,
+  touchOrder,
+  updateLineItem,
+} from './orders-repository.js';
 
 /** The embedded platform: its integer levels live in Tare's database, written in Tare's transaction. */
 export function createLocalGateway(): PlatformGateway {
   return {
     name: 'local',
-    async projectLevels(tx: Queryable, shopId, levels) {
-      if (levels.length === 0) return 0;
-      // One statement, atomic under the row locks it takes: nothing can move in between.
-      const { rowCount } = await tx.query(
-        `INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
-         SELECT $1, location_id, variant_id, available
-         FROM unnest($2::text[], $3::text[], $4::bigint[]) AS w(location_id, variant_id, available)
-         ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = EXCLUDED.available, updated_at = now()
-         WHERE l.available IS DISTINCT FROM EXCLUDED.available`,
-        [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId), levels.map((l) => l.available)],
-      );
-      return rowCount;
-    },
+    projectLevels: projectLocalLevels,
+    readLevels: (tx, shopId, levels) => readLocalLevels(tx, shopId, levels),
+    ordersChangedSince: localOrdersChangedSince,
     readOrder(tx, shopId, orderId, options) {
       return readLocalOrder(tx, shopId, orderId, options?.forUpdate ?? false);
     },
-    // The embedded platform has no customers to notify; the edit history keeps both fields.
+    // The embedded platform has no customers to notify; the edit history keeps both fields. Like
+    // Shopify's order editing with restock, the platform's own levels follow the lines' units.
     async editOrder(tx, shopId, orderId, changes) {
+      const order = await readLocalOrder(tx, shopId, orderId, true);
+      if (!order) return;
+      await moveLocalLevels(tx, shopId, unitMoves(order, changes));
       for (const change of changes) {
         if (change.remove) await deleteLineItem(tx, shopId, change.lineItemId);
         else await updateLineItem(tx, shopId, { id: change.lineItemId, ...change });
@@ -31,4 +31,17 @@ export function createLocalGateway(): PlatformGateway {
       await touchOrder(tx, shopId, orderId);
     },
   };
+}
+
+/** The whole units an edit gives back (the line's old variant and quantity) and takes (its new ones). */
+function unitMoves(order: PlatformOrder, changes: LineItemChange[]) {
+  const moves: { locationId: string; variantId: string; by: number }[] = [];
+  for (const change of changes) {
+    const line = order.lineItems.find((l) => l.id === change.lineItemId);
+    if (line?.variantId) moves.push({ locationId: order.locationId, variantId: line.variantId, by: line.quantity });
+    if (!change.remove && change.variantId) {
+      moves.push({ locationId: order.locationId, variantId: change.variantId, by: -change.quantity });
+    }
+  }
+  return moves;
 }

@@ -1,8 +1,8 @@
 import type { Queryable } from '../../store/db.js';
-import type { PlatformLineItem, PlatformOrder } from '../gateway.js';
+import type { PlatformLineItem, PlatformOrder, PlatformRefund } from '../gateway.js';
 
-/** An order row of the embedded platform: the port's order without its lines. */
-export type LocalOrder = Omit<PlatformOrder, 'lineItems'>;
+/** An order row of the embedded platform: the port's order without its lines and refunds. */
+export type LocalOrder = Omit<PlatformOrder, 'lineItems' | 'refunds' | 'createdAt'>;
 
 /** A line row of the embedded platform: the port's line, placed in its order. */
 export interface LocalLineItem extends PlatformLineItem {
@@ -59,9 +59,14 @@ interface LineRow {
   properties: { name: string; value: string }[];
 }
 
-export async function readLocalOrder(db: Queryable, shopId: string, orderId: string, forUpdate: boolean) {
-  const { rows } = await db.query<{ id: string; status: LocalOrder['status']; location_id: string }>(
-    `SELECT id, status, location_id FROM local_platform_orders WHERE shop_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+export async function readLocalOrder(
+  db: Queryable,
+  shopId: string,
+  orderId: string,
+  forUpdate: boolean,
+): Promise<PlatformOrder | undefined> {
+  const { rows } = await db.query<{ id: string; status: LocalOrder['status']; location_id: string; created_at: Date }>(
+    `SELECT id, status, location_id, created_at FROM local_platform_orders WHERE shop_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
     [shopId, orderId],
   );
   const order = rows[0];
@@ -71,10 +76,16 @@ export async function readLocalOrder(db: Queryable, shopId: string, orderId: str
      WHERE shop_id = $1 AND order_id = $2 ORDER BY position, id`,
     [shopId, orderId],
   );
+  const refunds = await db.query<PlatformRefund>(
+    'SELECT id, lines FROM local_platform_refunds WHERE shop_id = $1 AND order_id = $2 ORDER BY created_at, id',
+    [shopId, orderId],
+  );
   return {
     id: order.id,
     status: order.status,
     locationId: order.location_id,
+    createdAt: order.created_at,
+    refunds: refunds.rows,
     lineItems: lines.rows.map((l) => ({
       id: l.id,
       productId: l.product_id,
@@ -114,4 +125,14 @@ export async function touchOrder(db: Queryable, shopId: string, orderId: string)
     shopId,
     orderId,
   ]);
+}
+
+/** Ids of the orders created or changed since `since` (all when null), oldest change first. */
+export async function localOrdersChangedSince(db: Queryable, shopId: string, since: Date | null): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM local_platform_orders WHERE shop_id = $1 AND ($2::timestamptz IS NULL OR updated_at >= $2)
+     ORDER BY updated_at, id`,
+    [shopId, since?.toISOString() ?? null],
+  );
+  return rows.map((r) => r.id);
 }

@@ -6,11 +6,12 @@ import type { PlatformGateway } from '../../platform/gateway.js';
 import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { upsertProduct, upsertVariant } from '../../store/repositories/catalog.js';
-import { appendLedger, lockLevel, writeLevel } from '../../store/repositories/inventory.js';
+import { appendLedger, lockLevel, setPlatformAvailable, writeLevel } from '../../store/repositories/inventory.js';
 import { upsertLabel } from '../../store/repositories/labels.js';
 import { upsertLocation } from '../../store/repositories/locations.js';
 import { upsertShop } from '../../store/repositories/shops.js';
 import { CATALOG_CHANGED } from '../change-channels.js';
+import { syncOrder } from '../events/sync-order.js';
 import type { ImportDocument, ImportShop, ImportVariant } from './import-document.js';
 
 export interface ImportSummary {
@@ -52,6 +53,7 @@ async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportS
     addonActive: shop.addonActive,
     mergeMatchingLineItems: shop.settings?.mergeMatchingLineItems,
     rateLimit: shop.settings?.rateLimit,
+    platformStockChanges: shop.settings?.platformStockChanges,
   });
   let changes = changed ? 1 : 0;
   const count = (didChange: boolean) => {
@@ -85,6 +87,8 @@ async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportS
         }),
       );
     }
+    // The file's stock already has its orders taken off: they are recorded as booked.
+    await syncOrder(tx, gateway, { shopId: id, orderId: order.id, requestId: 'import', baseline: true });
   }
   return { id, changes };
 }
@@ -130,10 +134,17 @@ async function importLevel(
       unit,
       idempotencyKey: null,
       requestId: null,
+      reference: { type: 'import', id: null },
     });
     changed = true;
   }
+  // The file states the stock: the platform shows its whole units, whatever it showed before.
   const available = splitForPlatform(target, decimalFromJson(variant.unitMeasurement.value)).integer.toNumber();
-  if ((await gateway.projectLevels(tx, shopId, [{ ...key, available }])) > 0) changed = true;
+  const [shown] = await gateway.readLevels(tx, shopId, [key]);
+  if (shown?.available !== available || current?.platformAvailable !== available) {
+    const { projected } = await gateway.projectLevels(tx, shopId, [{ ...key, available, expected: null }]);
+    await setPlatformAvailable(tx, shopId, projected);
+    changed = true;
+  }
   return changed;
 }

@@ -101,6 +101,8 @@ const Shop = Type.Object(
       Type.Object(
         {
           mergeMatchingLineItems: Type.Optional(Type.Boolean()),
+          // How a stock figure typed on the platform is taken (PRODUCT.md §14).
+          platformStockChanges: Type.Optional(Type.Union([Type.Literal('adopt'), Type.Literal('override')])),
           rateLimit: Type.Optional(
             Type.Object(
               {

@@ -3,10 +3,16 @@ import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/
 import { type InventoryOperation, planLevel } from '../../domain/inventory.js';
 import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
-import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
+import { type LevelProjection, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { type LedgerEntry, lockLevelsForWrite, writeLevelsWithLedger } from '../../store/repositories/inventory.js';
+import {
+  type LedgerEntry,
+  type LedgerReference,
+  lockLevelsForWrite,
+  writeLevelsWithLedger,
+} from '../../store/repositories/inventory.js';
 import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
+import { followMovedLevels } from './moved-levels.js';
 
 export interface InventoryEntry {
   variantId: string;
@@ -31,6 +37,13 @@ export interface InventoryWrite {
   idempotency?: IdempotencyRequest;
   /** Ledger reason; `order_edit` when an order edit books its consumption. */
   ledgerOperation?: LedgerEntry['operation'];
+  /** What caused the write; the idempotency key when not given. */
+  reference?: LedgerReference;
+  /**
+   * Whole units the platform moved by itself for this cause (a checkout took 2, a restock gave
+   * 1 back), by variant: Tare's expectation of the platform follows them before projecting.
+   */
+  platformMoves?: ReadonlyMap<string, number>;
 }
 
 export interface InventoryResult {
@@ -105,7 +118,9 @@ export async function applyInventoryWrite(
   if (issues.length) throw errors.validation(issues, 'body');
 
   const ledger: LedgerEntry[] = [];
-  const platformWrites: { locationId: string; variantId: string; available: number }[] = [];
+  const projections: LevelProjection[] = [];
+  const reference =
+    write.reference ?? (write.idempotency ? { type: 'idempotency_key' as const, id: write.idempotency.key } : null);
   const results = write.entries.map((entry): InventoryResult => {
     const level = levels.get(entry.variantId)!;
     const before = convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
@@ -132,8 +147,15 @@ export async function applyInventoryWrite(
       unit: level.unit,
       idempotencyKey: write.idempotency?.key ?? null,
       requestId: write.requestId,
+      reference,
     });
-    platformWrites.push({ locationId, variantId: level.variantId, available: plan.platformInteger.toNumber() });
+    const moved = write.platformMoves?.get(level.variantId) ?? 0;
+    projections.push({
+      locationId,
+      variantId: level.variantId,
+      available: plan.platformInteger.toNumber(),
+      expected: level.platformAvailable === null ? null : level.platformAvailable + moved,
+    });
     return {
       variantId: level.variantId,
       status: 'updated',
@@ -142,7 +164,14 @@ export async function applyInventoryWrite(
     };
   });
   if (issues.length) throw errors.validation(issues, 'body');
-  await writeLevelsWithLedger(tx, ledger);
-  await gateway.projectLevels(tx, shopId, platformWrites);
+  const { projected, moved } = await gateway.projectLevels(tx, shopId, projections);
+  // A level the platform moved unseen keeps its old expectation (plus the moves accounted
+  // here): following it is the inbox's work (§14), never an overwrite.
+  const shown = new Map(projected.map((p) => [p.variantId, p.available]));
+  await writeLevelsWithLedger(
+    tx,
+    ledger.map((entry, i) => ({ ...entry, platformAvailable: shown.get(entry.variantId) ?? projections[i]!.expected })),
+  );
+  await followMovedLevels(tx, shopId, moved);
   return results;
 }

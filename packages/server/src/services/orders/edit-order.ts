@@ -6,9 +6,10 @@ import { AppError, errors } from '../../errors.js';
 import { type LineItemChange, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { insertOrderEdit } from '../../store/repositories/order-edits.js';
+import { lockOrderBookings } from '../../store/repositories/order-bookings.js';
 import { findShopById } from '../../store/repositories/shops.js';
 import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
-import { applyInventoryWrite, type InventoryEntry } from '../inventory/write-inventory.js';
+import { syncOrder } from '../events/sync-order.js';
 import { type ManagedLine, managedLines, toOrderItem } from './managed-lines.js';
 import { lineVariantsOf } from './read-order.js';
 
@@ -48,6 +49,8 @@ export type OrderEditor = ReturnType<typeof createOrderEditor>;
 
 async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   const { shopId, orderId, body } = edit;
+  // Taken before the order is read, in the same order as the inbox takes it: no deadlock.
+  await lockOrderBookings(tx, shopId, orderId);
   const order = await gateway.readOrder(tx, shopId, orderId, { forUpdate: true });
   if (!order) throw errors.notFound('order', orderId);
   const shop = await findShopById(tx, shopId);
@@ -88,7 +91,10 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   }
   const plans = planned as NonNullable<(typeof planned)[number]>[];
 
-  await bookConsumption(tx, gateway, edit, order.locationId, plans, variants);
+  // What the platform did to the order before this edit (events not yet processed) is booked
+  // under its own cause first, so that the edit books exactly its own change.
+  const sync = { shopId, orderId, requestId: edit.requestId, idempotency: edit.idempotency };
+  await syncOrder(tx, gateway, sync);
   await gateway.editOrder(
     tx,
     shopId,
@@ -108,6 +114,12 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
     notifyCustomer: body.notifyCustomer ?? false,
     staffNote: body.staffNote ?? null,
   });
+  // A problem with a variant's booking (a level out of range) names the last edit touching it.
+  const lastEdit = new Map<string, number>();
+  plans.forEach((plan, i) => {
+    for (const side of [plan.before, plan.after]) if (side.variantId) lastEdit.set(side.variantId, i);
+  });
+  await syncOrder(tx, gateway, { ...sync, pathOf: (variantId) => `/edits/${lastEdit.get(variantId) ?? 0}` });
   const updated = await gateway.readOrder(tx, shopId, orderId);
   return { id: orderId, items: managedLines(updated!.lineItems, variants).map((m) => toOrderItem(m, shop.currency)) };
 }
@@ -187,50 +199,4 @@ function planEdit(
   );
   const price = variant ? linePrice(variant.price, variant.unitValue, value, currency) : line.price;
   return { current, change: { lineItemId: line.id, variantId, quantity, price, properties }, before, after };
-}
-
-/**
- * The inventory side: lines give back what they consumed and take what they now consume, per
- * variant, through the same write as the public endpoints (ledger reason `order_edit`).
- */
-async function bookConsumption(
-  tx: Queryable,
-  gateway: PlatformGateway,
-  edit: OrderEdit,
-  locationId: string,
-  plans: Plan[],
-  variants: Variants,
-) {
-  const deltas = new Map<string, Dec>();
-  // A problem with a variant's booking (a level out of range) names the last edit touching it.
-  const lastEdit = new Map<string, number>();
-  const add = (side: Plan['before'], sign: 1 | -1, editIndex: number) => {
-    const variant = side.variantId ? variants.get(side.variantId) : undefined;
-    if (!variant) return; // a temporary product or an unconfigured variant has no Tare inventory
-    const amount = convertForStorage(side.amount, side.unit, variant.unit).times(sign);
-    deltas.set(variant.id, (deltas.get(variant.id) ?? new Dec(0)).plus(amount));
-    lastEdit.set(variant.id, editIndex);
-  };
-  plans.forEach((plan, editIndex) => {
-    add(plan.before, 1, editIndex);
-    add(plan.after, -1, editIndex);
-  });
-  const entries: InventoryEntry[] = [...deltas]
-    .filter(([, delta]) => !delta.isZero())
-    .map(([variantId, delta]) => ({
-      variantId,
-      value: delta,
-      unit: variants.get(variantId)!.unit,
-      path: `/edits/${lastEdit.get(variantId)}`,
-    }));
-  if (entries.length === 0) return;
-  await applyInventoryWrite(tx, gateway, {
-    shopId: edit.shopId,
-    operation: 'adjustment',
-    locationId,
-    entries,
-    requestId: edit.requestId,
-    idempotency: edit.idempotency,
-    ledgerOperation: 'order_edit',
-  });
 }

@@ -20,8 +20,11 @@ UPDATE inventory_levels l SET platform_available = p.available
   FROM local_platform_levels p
   WHERE p.shop_id = l.shop_id AND p.location_id = l.location_id AND p.variant_id = l.variant_id;
 
--- How a shop follows its platform's stock changes, and where its order sync stands.
+-- How a shop follows its platform's stock changes, and where its order sync stands. Orders
+-- created before `follows_orders_since` were reflected in the stock Tare was given: met for the
+-- first time, they are recorded as booked, not booked again.
 ALTER TABLE shops
+  ADD COLUMN follows_orders_since timestamptz NOT NULL DEFAULT now(),
   ADD COLUMN platform_stock_changes text NOT NULL DEFAULT 'adopt' CHECK (platform_stock_changes IN ('adopt','override')),
   ADD COLUMN orders_synced_until timestamptz,
   ADD COLUMN last_reconciled_at timestamptz;
@@ -50,7 +53,6 @@ CREATE INDEX platform_events_due ON platform_events (next_attempt_at, id) WHERE 
 CREATE TABLE tracked_orders (
   shop_id     bigint NOT NULL REFERENCES shops(id) ON DELETE CASCADE,
   order_id    text NOT NULL,
-  location_id text NOT NULL,
   skipped     jsonb NOT NULL DEFAULT '[]',
   created_at  timestamptz NOT NULL DEFAULT now(),
   updated_at  timestamptz NOT NULL DEFAULT now(),

@@ -7,20 +7,33 @@ export interface LevelKey {
   variantId: string;
 }
 
+export type LedgerOperation =
+  'adjustment' | 'set' | 'import' | 'order_edit' | 'sale' | 'order_cancel' | 'refund' | 'platform_adjustment';
+
+/** What caused a ledger row (PRODUCT.md §13). */
+export interface LedgerReference {
+  type: 'order' | 'refund' | 'idempotency_key' | 'import' | 'platform';
+  id: string | null;
+}
+
 export interface LedgerEntry extends LevelKey {
-  operation: 'adjustment' | 'set' | 'import' | 'order_edit';
+  operation: LedgerOperation;
   before: string;
   after: string;
   delta: string;
   unit: string;
   idempotencyKey: string | null;
   requestId: string | null;
+  reference: LedgerReference | null;
 }
 
 /** The level's exact total (decimal text in `unit`), locking the row for this transaction. */
-export async function lockLevel(db: Queryable, key: LevelKey): Promise<{ total: string; unit: string } | undefined> {
-  const { rows } = await db.query<{ total: string; unit: string }>(
-    `SELECT total, unit FROM inventory_levels
+export async function lockLevel(
+  db: Queryable,
+  key: LevelKey,
+): Promise<{ total: string; unit: string; platformAvailable: number | null } | undefined> {
+  const { rows } = await db.query<{ total: string; unit: string; platformAvailable: number | null }>(
+    `SELECT total, unit, platform_available::float8 AS "platformAvailable" FROM inventory_levels
      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 FOR UPDATE`,
     [key.shopId, key.locationId, key.variantId],
   );
@@ -39,8 +52,8 @@ export async function writeLevel(db: Queryable, key: LevelKey, total: string, un
 export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<void> {
   await db.query(
     `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+       delta, unit, idempotency_key, request_id, reference_type, reference_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       entry.shopId,
       entry.locationId,
@@ -52,6 +65,8 @@ export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<v
       entry.unit,
       entry.idempotencyKey,
       entry.requestId,
+      entry.reference?.type ?? null,
+      entry.reference?.id ?? null,
     ],
   );
 }
@@ -66,6 +81,8 @@ export interface LockedLevel {
   /** The level's exact total, as decimal text in `levelUnit`. */
   total: string;
   levelUnit: string;
+  /** The whole units Tare believes the platform shows (null: never projected). */
+  platformAvailable: number | null;
 }
 
 /**
@@ -92,6 +109,7 @@ export async function lockLevelsForWrite(
     unit_value: string;
     total: string;
     level_unit: string;
+    platform_available: string | null;
   }>(
     `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
      v AS (
@@ -103,9 +121,9 @@ export async function lockLevelsForWrite(
        SELECT $1, loc.id, v.id, 0, v.unit FROM v CROSS JOIN loc
        ORDER BY v.id COLLATE "C"
        ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total
-       RETURNING l.variant_id, l.total, l.unit)
+       RETURNING l.variant_id, l.total, l.unit, l.platform_available)
      SELECT EXISTS (SELECT 1 FROM loc) AS location_found, v.id, v.unit, v.unit_value, v.measurement_type,
-       locked.total, locked.unit AS level_unit
+       locked.total, locked.unit AS level_unit, locked.platform_available
      FROM (SELECT 1) AS one
      LEFT JOIN v ON true
      LEFT JOIN locked ON locked.variant_id = v.id`,
@@ -122,39 +140,67 @@ export async function lockLevelsForWrite(
       unitValue: row.unit_value,
       total: row.total,
       levelUnit: row.level_unit,
+      platformAvailable: row.platform_available === null ? null : Number(row.platform_available),
     });
   }
   return { locationFound, levels };
 }
 
-/** Writes new totals (already locked by `lockLevelsForWrite`) and appends their ledger rows, in two statements. */
-export async function writeLevelsWithLedger(db: Queryable, entries: LedgerEntry[]): Promise<void> {
+/**
+ * Writes new totals and what the platform now shows (levels already locked by
+ * `lockLevelsForWrite`) and appends their ledger rows, in one statement.
+ */
+export async function writeLevelsWithLedger(
+  db: Queryable,
+  entries: (LedgerEntry & { platformAvailable: number | null })[],
+): Promise<void> {
   if (entries.length === 0) return;
   const [first] = entries;
-  const column = <K extends keyof LedgerEntry>(k: K) => entries.map((e) => e[k]);
+  const column = <K extends keyof (typeof entries)[number]>(k: K) => entries.map((e) => e[k]);
   // One round trip: the totals and their ledger rows (different tables, so the two
   // data-modifying parts of the statement cannot see or disturb each other).
   await db.query(
     `WITH v AS (
-       SELECT * FROM unnest($6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::text[])
-         WITH ORDINALITY AS v(id, before, after, delta, unit, n)),
+       SELECT * FROM unnest($8::text[], $9::numeric[], $10::numeric[], $11::numeric[], $12::text[], $13::bigint[])
+         WITH ORDINALITY AS v(id, before, after, delta, unit, platform_available, n)),
      updated AS (
-       UPDATE inventory_levels l SET total = v.after, unit = v.unit, updated_at = now()
+       UPDATE inventory_levels l SET total = v.after, unit = v.unit, platform_available = v.platform_available,
+         updated_at = now()
        FROM v WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id)
      INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id)
-     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5 FROM v ORDER BY v.n`,
+       delta, unit, idempotency_key, request_id, reference_type, reference_id)
+     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7 FROM v ORDER BY v.n`,
     [
       first!.shopId,
       first!.locationId,
       first!.operation,
       first!.idempotencyKey,
       first!.requestId,
+      first!.reference?.type ?? null,
+      first!.reference?.id ?? null,
       column('variantId'),
       column('before'),
       column('after'),
       column('delta'),
       column('unit'),
+      column('platformAvailable'),
     ],
   );
+}
+
+/** Records what the platform now shows for levels whose total did not change. */
+export async function setPlatformAvailable(db: Queryable, shopId: string, levels: PlatformLevelRow[]): Promise<void> {
+  if (levels.length === 0) return;
+  await db.query(
+    `UPDATE inventory_levels l SET platform_available = w.available
+     FROM unnest($2::text[], $3::text[], $4::bigint[]) AS w(location_id, variant_id, available)
+     WHERE l.shop_id = $1 AND l.location_id = w.location_id AND l.variant_id = w.variant_id`,
+    [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId), levels.map((l) => l.available)],
+  );
+}
+
+interface PlatformLevelRow {
+  locationId: string;
+  variantId: string;
+  available: number;
 }

@@ -13,3 +13,8 @@ export async function upsertLocation(db: Queryable, shopId: string, location: Lo
   );
   return rowCount > 0;
 }
+
+export async function locationExists(db: Queryable, shopId: string, locationId: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM locations WHERE shop_id = $1 AND id = $2', [shopId, locationId]);
+  return rows.length > 0;
+}

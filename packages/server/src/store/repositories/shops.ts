@@ -8,7 +8,11 @@ export interface Shop {
   addonActive: boolean;
   mergeMatchingLineItems: boolean | null;
   rateLimit: { enabled: boolean; requestsPerMinute: number };
+  /** How a stock figure typed on the platform is taken (PRODUCT.md §14). */
+  platformStockChanges: PlatformStockChanges;
 }
+
+export type PlatformStockChanges = 'adopt' | 'override';
 
 interface ShopRow {
   id: string;
@@ -19,10 +23,11 @@ interface ShopRow {
   merge_matching_line_items: boolean | null;
   rate_limit_enabled: boolean;
   rate_limit_per_minute: number;
+  platform_stock_changes: PlatformStockChanges;
 }
 
 const COLUMNS = `id, domain, currency, default_locale, addon_active, merge_matching_line_items,
-  rate_limit_enabled, rate_limit_per_minute`;
+  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes`;
 
 function toShop(row: ShopRow): Shop {
   return {
@@ -33,6 +38,7 @@ function toShop(row: ShopRow): Shop {
     addonActive: row.addon_active,
     mergeMatchingLineItems: row.merge_matching_line_items,
     rateLimit: { enabled: row.rate_limit_enabled, requestsPerMinute: row.rate_limit_per_minute },
+    platformStockChanges: row.platform_stock_changes,
   };
 }
 
@@ -54,6 +60,7 @@ export interface ShopInput {
   addonActive?: boolean;
   mergeMatchingLineItems?: boolean;
   rateLimit?: { enabled?: boolean; requestsPerMinute?: number };
+  platformStockChanges?: PlatformStockChanges;
 }
 
 /**
@@ -63,9 +70,9 @@ export interface ShopInput {
 export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: string; changed: boolean }> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO shops (domain, currency, default_locale, addon_active, merge_matching_line_items,
-       rate_limit_enabled, rate_limit_per_minute)
+       rate_limit_enabled, rate_limit_per_minute, platform_stock_changes)
      VALUES ($1, $2, COALESCE($3::text, 'en'), COALESCE($4::boolean, false), $5::boolean,
-       COALESCE($6::boolean, true), COALESCE($7::integer, 600))
+       COALESCE($6::boolean, true), COALESCE($7::integer, 600), COALESCE($8::text, 'adopt'))
      ON CONFLICT (domain) DO UPDATE SET
        currency = EXCLUDED.currency,
        default_locale = COALESCE($3::text, shops.default_locale),
@@ -73,12 +80,14 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
        merge_matching_line_items = COALESCE($5::boolean, shops.merge_matching_line_items),
        rate_limit_enabled = COALESCE($6::boolean, shops.rate_limit_enabled),
        rate_limit_per_minute = COALESCE($7::integer, shops.rate_limit_per_minute),
+       platform_stock_changes = COALESCE($8::text, shops.platform_stock_changes),
        updated_at = now()
      WHERE (shops.currency, shops.default_locale, shops.addon_active, shops.merge_matching_line_items,
-            shops.rate_limit_enabled, shops.rate_limit_per_minute)
+            shops.rate_limit_enabled, shops.rate_limit_per_minute, shops.platform_stock_changes)
        IS DISTINCT FROM (EXCLUDED.currency, COALESCE($3::text, shops.default_locale),
             COALESCE($4::boolean, shops.addon_active), COALESCE($5::boolean, shops.merge_matching_line_items),
-            COALESCE($6::boolean, shops.rate_limit_enabled), COALESCE($7::integer, shops.rate_limit_per_minute))
+            COALESCE($6::boolean, shops.rate_limit_enabled), COALESCE($7::integer, shops.rate_limit_per_minute),
+            COALESCE($8::text, shops.platform_stock_changes))
      RETURNING id`,
     [
       shop.domain,
@@ -88,6 +97,7 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
       shop.mergeMatchingLineItems ?? null,
       shop.rateLimit?.enabled ?? null,
       shop.rateLimit?.requestsPerMinute ?? null,
+      shop.platformStockChanges ?? null,
     ],
   );
   if (rows[0]) return { id: rows[0].id, changed: true };

@@ -1,0 +1,89 @@
+import { Dec } from '../../domain/decimal.js';
+import { splitForPlatform } from '../../domain/platform-split.js';
+import { convertForStorage } from '../../domain/units.js';
+import type { PlatformGateway } from '../../platform/gateway.js';
+import type { Queryable } from '../../store/db.js';
+import { type LockedLevel, lockLevelsForWrite, setPlatformAvailable } from '../../store/repositories/inventory.js';
+import { findShopById } from '../../store/repositories/shops.js';
+import { applyInventoryWrite } from '../inventory/write-inventory.js';
+import { followMovedLevels } from '../inventory/moved-levels.js';
+import { syncChangedOrders } from './sync-changed-orders.js';
+
+export interface LevelToFollow {
+  shopId: string;
+  locationId: string;
+  variantId: string;
+  /** What the change is booked under (`platform` reference): the event's id. */
+  cause: string;
+  requestId: string;
+}
+
+export type FollowOutcome =
+  /** The variant or location is not configured in Tare: nothing to follow. */
+  | 'unknown'
+  /** The platform shows what Tare expects (Tare's own projection echoing back, or explained by orders). */
+  | 'in_step'
+  /** The merchant's figure stands: the difference was added to the exact total, the fraction kept. */
+  | 'adopted'
+  /** Tare's own level was projected back over the merchant's figure. */
+  | 'overridden';
+
+/**
+ * A stock figure changed on the platform (PRODUCT.md §14). Orders the platform has placed that
+ * Tare has not booked are booked first (so a sale is never taken for the merchant's hand);
+ * what remains is the merchant's: `adopt` adds difference × unit value to the exact total,
+ * `override` projects Tare's level back. A figure Tare expects changes nothing.
+ */
+export async function followLevel(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  level: LevelToFollow,
+): Promise<FollowOutcome> {
+  const { shopId, locationId, variantId } = level;
+  let tare = await lockLevel(tx, level);
+  if (!tare) return 'unknown';
+  const [platform] = await gateway.readLevels(tx, shopId, [{ locationId, variantId }]);
+  const shown = platform!.available;
+  if (shown !== expectation(tare)) {
+    await syncChangedOrders(tx, gateway, { shopId, requestId: level.requestId });
+    tare = (await lockLevel(tx, level))!;
+  }
+  const difference = shown - expectation(tare);
+  const shop = await findShopById(tx, shopId);
+  if (difference !== 0 && shop?.platformStockChanges !== 'override') {
+    await applyInventoryWrite(tx, gateway, {
+      shopId,
+      operation: 'adjustment',
+      locationId,
+      entries: [{ variantId, value: new Dec(difference).times(tare.unitValue), unit: tare.unit, path: '' }],
+      requestId: level.requestId,
+      ledgerOperation: 'platform_adjustment',
+      reference: { type: 'platform', id: level.cause },
+      platformMoves: new Map([[variantId, shown - (tare.platformAvailable ?? shown)]]),
+    });
+    return 'adopted';
+  }
+  // In step, or overridden: the platform shows Tare's own whole units again.
+  const wanted = splitForPlatform(total(tare), new Dec(tare.unitValue)).integer.toNumber();
+  if (wanted === shown && tare.platformAvailable === shown) return 'in_step';
+  const { projected, moved } = await gateway.projectLevels(tx, shopId, [
+    { locationId, variantId, available: wanted, expected: shown },
+  ]);
+  await setPlatformAvailable(tx, shopId, projected);
+  await followMovedLevels(tx, shopId, moved);
+  return difference === 0 ? 'in_step' : 'overridden';
+}
+
+async function lockLevel(tx: Queryable, level: LevelToFollow): Promise<LockedLevel | undefined> {
+  const { locationFound, levels } = await lockLevelsForWrite(tx, level.shopId, level.locationId, [level.variantId]);
+  return locationFound ? levels.get(level.variantId) : undefined;
+}
+
+function total(level: LockedLevel): Dec {
+  return convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
+}
+
+/** What Tare expects the platform to show: what it projected, moved by what it has accounted. */
+function expectation(level: LockedLevel): number {
+  return level.platformAvailable ?? splitForPlatform(total(level), new Dec(level.unitValue)).integer.toNumber();
+}

@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import type { PlatformGateway } from '../../platform/gateway.js';
+import type { Db } from '../../store/db.js';
+import {
+  claimDueEvent,
+  type InboxEvent,
+  markFailed,
+  markProcessed,
+  PLATFORM_EVENT_STORED,
+} from '../../store/repositories/platform-events.js';
+import { processEvent } from './process-event.js';
+
+export interface InboxWorkerOptions {
+  db: Db;
+  gateway: PlatformGateway;
+  logger: Logger;
+  /** How often due events are looked for without a notification (late and retried ones). */
+  pollMs?: number;
+  /** Failed attempts after which an event is parked with its error. */
+  maxAttempts?: number;
+}
+
+/** Retry delay after the n-th failed attempt: 1 s, 2 s, 4 s … capped at 5 minutes. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Works through the inbox: each event is processed in one transaction together with its
+ * `processed` mark, so it is applied exactly once even with several instances (each claims
+ * with SKIP LOCKED) or a crash half-way (the transaction never committed: the event is still
+ * pending). A failing event is retried with backoff and parked after `maxAttempts`, out of
+ * the way of the others.
+ */
+export function createInboxWorker(options: InboxWorkerOptions) {
+  const { db, gateway, logger } = options;
+  const maxAttempts = options.maxAttempts ?? 10;
+  let draining: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  /** Processes one due event; false when there was none. */
+  async function processOne(): Promise<boolean> {
+    let claimed: InboxEvent | undefined;
+    try {
+      const outcome = await db.transaction(async (tx) => {
+        claimed = await claimDueEvent(tx);
+        if (!claimed) return undefined;
+        const result = await processEvent(tx, gateway, claimed);
+        await markProcessed(tx, claimed.id);
+        return result;
+      });
+      if (claimed)
+        logger.info({ eventId: claimed.eventId, topic: claimed.topic, ...outcome }, 'platform event processed');
+      return claimed !== undefined;
+    } catch (err) {
+      if (!claimed) throw err;
+      const attempts = claimed.attempts + 1;
+      const park = attempts >= maxAttempts;
+      logger.warn({ err, eventId: claimed.eventId, topic: claimed.topic, attempts, park }, 'platform event failed');
+      await markFailed(db, claimed.id, {
+        error: String((err as Error).message ?? err),
+        retryInMs: retryDelayMs(attempts),
+        park,
+      });
+      return true;
+    }
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      while (!stopped && (await processOne()));
+    } while (again && !stopped);
+  }
+
+  /** Starts a drain, or asks the running one to look again when it is done. */
+  function wake(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (draining) {
+      again = true;
+      return draining;
+    }
+    draining = drain()
+      .catch((err: unknown) => logger.warn({ err }, 'platform event inbox unavailable; retrying'))
+      .finally(() => {
+        draining = undefined;
+      });
+    return draining;
+  }
+
+  return {
+    wake,
+    /** Processes every due event now and resolves when none is left (tests, `tare reconcile`). */
+    async drainNow(): Promise<void> {
+      await wake();
+      while (draining) await draining;
+    },
+    async start(): Promise<() => Promise<void>> {
+      const unlisten = await db.listen(PLATFORM_EVENT_STORED, () => void wake());
+      const timer = setInterval(() => void wake(), options.pollMs ?? 1000);
+      timer.unref();
+      void wake();
+      return async () => {
+        stopped = true;
+        clearInterval(timer);
+        await unlisten();
+        await draining;
+      };
+    },
+  };
+}
+export type InboxWorker = ReturnType<typeof createInboxWorker>;

@@ -1,0 +1,29 @@
+import type { PlatformGateway } from '../../platform/gateway.js';
+import type { Queryable } from '../../store/db.js';
+import { advanceOrdersWatermark, lockOrdersWatermark } from '../../store/repositories/platform-sync.js';
+import { syncOrder } from './sync-order.js';
+
+/**
+ * Transactions commit out of the order of their timestamps: the watermark trails the clock by
+ * this much, so an order committed late is still asked for (syncing an order twice is a no-op).
+ */
+const OVERLAP_MS = 60_000;
+
+/**
+ * Books every order the platform created or changed since the shop's watermark ("the orders
+ * Tare has not seen yet", PRODUCT.md §14), then moves the watermark on. Returns how many orders
+ * the platform named.
+ */
+export async function syncChangedOrders(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  input: { shopId: string; requestId: string },
+): Promise<number> {
+  const since = await lockOrdersWatermark(tx, input.shopId);
+  const { rows } = await tx.query<{ now: Date }>('SELECT now() AS now');
+  const ids = await gateway.ordersChangedSince(tx, input.shopId, since);
+  for (const orderId of ids)
+    await syncOrder(tx, gateway, { shopId: input.shopId, orderId, requestId: input.requestId });
+  await advanceOrdersWatermark(tx, input.shopId, new Date(rows[0]!.now.getTime() - OVERLAP_MS));
+  return ids.length;
+}

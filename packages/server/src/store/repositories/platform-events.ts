@@ -1,0 +1,152 @@
+import type { Queryable } from '../db.js';
+
+/** What happened on the platform, in Tare's words (PRODUCT.md §14); every adapter maps onto these. */
+export type PlatformEventTopic =
+  'order_placed' | 'order_cancelled' | 'refund_created' | 'order_edited' | 'order_updated' | 'stock_changed';
+
+/** The payloads are triggers: processing re-reads the platform's truth, so order never matters. */
+export type PlatformEventPayload =
+  { orderId: string } | { locationId: string; variantId: string; available?: number } | Record<string, never>;
+
+export interface IncomingEvent {
+  shopId: string;
+  /** The platform's id for the delivery (a webhook id): the inbox keeps each once per shop. */
+  eventId: string;
+  topic: PlatformEventTopic;
+  payload: PlatformEventPayload;
+  /** Not before this moment (a late delivery); now when absent. */
+  notBefore?: Date;
+}
+
+export interface InboxEvent {
+  id: string;
+  shopId: string;
+  eventId: string;
+  topic: PlatformEventTopic;
+  payload: PlatformEventPayload;
+  attempts: number;
+}
+
+/** NOTIFY channel that wakes the inbox workers of every instance when an event is stored. */
+export const PLATFORM_EVENT_STORED = 'tare_platform_event_stored';
+
+/**
+ * Stores the event unless the shop already has one with that id; true when it was new. Runs in
+ * the caller's transaction, so an event is acknowledged only once it is durable.
+ */
+export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO platform_events (shop_id, event_id, topic, payload, next_attempt_at)
+     VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now()))
+     ON CONFLICT (shop_id, event_id) DO NOTHING`,
+    [event.shopId, event.eventId, event.topic, JSON.stringify(event.payload), event.notBefore?.toISOString() ?? null],
+  );
+  if (rowCount > 0) await db.query('SELECT pg_notify($1, $2)', [PLATFORM_EVENT_STORED, event.shopId]);
+  return rowCount > 0;
+}
+
+/**
+ * The oldest due pending event, locked for this transaction; events another instance is
+ * processing are skipped, so each is worked on by one instance at a time.
+ */
+export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefined> {
+  const { rows } = await tx.query<{
+    id: string;
+    shop_id: string;
+    event_id: string;
+    topic: PlatformEventTopic;
+    payload: PlatformEventPayload;
+    attempts: number;
+  }>(
+    `SELECT id, shop_id, event_id, topic, payload, attempts FROM platform_events
+     WHERE status = 'pending' AND next_attempt_at <= now()
+     ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  );
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        shopId: row.shop_id,
+        eventId: row.event_id,
+        topic: row.topic,
+        payload: row.payload,
+        attempts: row.attempts,
+      }
+    : undefined;
+}
+
+export async function markProcessed(tx: Queryable, id: string): Promise<void> {
+  await tx.query(
+    `UPDATE platform_events SET status = 'processed', processed_at = now(), attempts = attempts + 1, last_error = NULL
+     WHERE id = $1`,
+    [id],
+  );
+}
+
+/**
+ * Records a failed attempt: the event is tried again after `retryInMs`, or parked (kept, with
+ * its error, out of the way of the others) when `park` is set. Only a still-pending event is
+ * touched, so an instance that lost a race cannot undo another's success.
+ */
+export async function markFailed(
+  db: Queryable,
+  id: string,
+  failure: { error: string; retryInMs: number; park: boolean },
+): Promise<void> {
+  await db.query(
+    `UPDATE platform_events SET attempts = attempts + 1, last_error = $2,
+       status = CASE WHEN $4 THEN 'parked' ELSE status END,
+       next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+     WHERE id = $1 AND status = 'pending'`,
+    [id, failure.error.slice(0, 2000), failure.retryInMs, failure.park],
+  );
+}
+
+export interface InboxStats {
+  pending: number;
+  parked: number;
+  oldestPendingAt: Date | null;
+}
+
+export async function inboxStats(db: Queryable, shopId?: string): Promise<InboxStats> {
+  const { rows } = await db.query<{ pending: string; parked: string; oldest: Date | null }>(
+    `SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'parked') AS parked,
+       min(received_at) FILTER (WHERE status = 'pending') AS oldest
+     FROM platform_events WHERE ($1::bigint IS NULL OR shop_id = $1)`,
+    [shopId ?? null],
+  );
+  const row = rows[0]!;
+  return { pending: Number(row.pending), parked: Number(row.parked), oldestPendingAt: row.oldest };
+}
+
+export interface ParkedEvent {
+  shopId: string;
+  eventId: string;
+  topic: string;
+  attempts: number;
+  lastError: string | null;
+  receivedAt: Date;
+}
+
+export async function listParkedEvents(db: Queryable, shopId?: string): Promise<ParkedEvent[]> {
+  const { rows } = await db.query<{
+    shop_id: string;
+    event_id: string;
+    topic: string;
+    attempts: number;
+    last_error: string | null;
+    received_at: Date;
+  }>(
+    `SELECT shop_id, event_id, topic, attempts, last_error, received_at FROM platform_events
+     WHERE status = 'parked' AND ($1::bigint IS NULL OR shop_id = $1) ORDER BY id`,
+    [shopId ?? null],
+  );
+  return rows.map((r) => ({
+    shopId: r.shop_id,
+    eventId: r.event_id,
+    topic: r.topic,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    receivedAt: r.received_at,
+  }));
+}

@@ -1,0 +1,33 @@
+import type { Queryable } from '../db.js';
+
+/** Orders the platform created before this moment were already in the stock Tare was given. */
+export async function followsOrdersSince(db: Queryable, shopId: string): Promise<Date> {
+  const { rows } = await db.query<{ since: Date }>('SELECT follows_orders_since AS since FROM shops WHERE id = $1', [
+    shopId,
+  ]);
+  return rows[0]?.since ?? new Date(0);
+}
+
+/**
+ * The shop's order watermark, locked for this transaction: orders changed on the platform since
+ * then may not have reached Tare yet (null: ask for every order).
+ */
+export async function lockOrdersWatermark(db: Queryable, shopId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ until: Date | null }>(
+    'SELECT orders_synced_until AS until FROM shops WHERE id = $1 FOR UPDATE',
+    [shopId],
+  );
+  return rows[0]?.until ?? null;
+}
+
+/** Moves the watermark forward (never back) to `until`. */
+export async function advanceOrdersWatermark(db: Queryable, shopId: string, until: Date): Promise<void> {
+  await db.query(
+    `UPDATE shops SET orders_synced_until = GREATEST(COALESCE(orders_synced_until, $2), $2) WHERE id = $1`,
+    [shopId, until.toISOString()],
+  );
+}
+
+export async function markReconciled(db: Queryable, shopId: string): Promise<void> {
+  await db.query('UPDATE shops SET last_reconciled_at = now() WHERE id = $1', [shopId]);
+}
