@@ -55,11 +55,13 @@ const STATUS_TEXT: Record<ErrorStatus, string> = {
   401: 'Missing, malformed, unknown, revoked or expired API key.',
   404: 'Not found for this shop (`details` names what).',
   405: 'The path exists with other methods (listed in `Allow`).',
+  408: 'The request was not received in time (answered by the HTTP server, not the operation).',
   409: 'A request with the same `Idempotency-Key` is still being processed.',
   413: 'The body is over the limit.',
   415: 'The body is not JSON.',
   422: '`idempotency_key_reused`, `addon_inactive` or `unprocessable` (PRODUCT.md §3).',
   429: 'Over the API key’s rate-limit budget.',
+  431: 'The request headers are over the HTTP server’s limit (16 KiB by default).',
   500: 'A bug on our side; nothing internal is leaked. Quote the `requestId`.',
   503: '`platform_unavailable`: the platform did not accept the change, nothing was changed. `service_unavailable`: the database is unreachable. Retry; send a write again with the same key.',
 };
@@ -72,12 +74,10 @@ const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
   },
   'RateLimit-Policy': { type: 'string', description: 'When the shop has rate limiting on: `600;w=60`.' },
 };
-  408: 'The request was not received in time (answered by the HTTP server, not the operation).',
 const REPLAYED: HeaderDoc = {
   type: 'string',
   description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
 };
-  431: 'The request headers are over the HTTP server’s limit (16 KiB by default).',
 const RETRY_AFTER: HeaderDoc = { type: 'integer', description: 'Seconds to wait before retrying.' };
 
 /** One example answer per error code, shown under its status. */
@@ -92,6 +92,8 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details: Record<strin
   idempotency_key_in_use: { message: 'A request with this Idempotency-Key is still being processed.', details: null },
   payload_too_large: { message: 'The request body is larger than 1048576 bytes.', details: null },
   unsupported_media_type: { message: 'The request body must be application/json.', details: null },
+  request_timeout: { message: 'The request was not received in time.', details: null },
+  headers_too_large: { message: 'The request headers exceed 16384 bytes.', details: { limitBytes: 16384 } },
   idempotency_key_reused: {
     message: 'This Idempotency-Key was already used for a different request (method, path or body).',
     details: { idempotencyKey: 'nightly-2026-11-22-batch-3' },
@@ -108,8 +110,6 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details: Record<strin
 const REPLAYABLE = new Set(['200', '404', '422']);
 
 function headersOf(headers: Record<string, HeaderDoc>) {
-  request_timeout: { message: 'The request was not received in time.', details: null },
-  headers_too_large: { message: 'The request headers exceed 16384 bytes.', details: { limitBytes: 16384 } },
   return Object.fromEntries(
     Object.entries(headers).map(([name, { type, description }]) => [name, { type, description }]),
   );
