@@ -41,7 +41,7 @@ const withoutRequestId = ({ requestId: _ignored, ...rest }: any) => rest;
 function write(
   server: RunningServer,
   key: string,
-  body: string | Uint8Array,
+  body: BodyInit,
   headers: Record<string, string> = JSON_TYPE,
 ): Promise<Answer> {
   const init = { method: 'POST', key, body, headers: { 'idempotency-key': randomUUID(), ...headers } };
