@@ -14,7 +14,7 @@ export {
 export type { FetchLike, RequestOptions } from './transport.js';
 export type { SettingsResult } from './resources/settings.js';
 export type { ProductResult, VariantResult } from './resources/products.js';
-export type { InventoryWriteResult } from './resources/inventory.js';
+export type { InventoryLedgerResult, InventoryLevelsResult, InventoryWriteResult } from './resources/inventory.js';
 export type { OrderEditResult, OrderResult } from './resources/orders.js';
 export * from './types.js';
 export {

@@ -25,7 +25,8 @@ export interface RequestOptions {
 export interface TransportRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   path: string;
-  query?: Record<string, string | number | undefined>;
+  /** An array is sent as a repeated parameter: `variantId=1&variantId=2`. */
+  query?: Record<string, string | number | readonly string[] | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
   options?: RequestOptions;
@@ -176,7 +177,8 @@ function parseJson(text: string): any {
 function buildUrl(baseUrl: string, path: string, query: TransportRequest['query']): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.set(name, String(value));
+    if (typeof value === 'object') for (const item of value) params.append(name, item);
+    else if (value !== undefined) params.set(name, String(value));
   }
   const search = params.toString();
   return `${baseUrl}/api/v1${path}${search ? `?${search}` : ''}`;

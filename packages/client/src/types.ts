@@ -89,6 +89,61 @@ export interface InventoryWriteData {
   }>;
 }
 
+/** `GET /inventory/levels`: 1 to 100 distinct variants at one location. */
+export interface InventoryLevelsParams {
+  locationId: string;
+  /** Sent as the repeated query parameter `variantId`. */
+  variantIds: string[];
+}
+
+/** One level as Tare holds it, in the variant's unit (`unitMeasurement.unit`). */
+export interface InventoryLevel {
+  variantId: string;
+  locationId: string;
+  /** The exact total. */
+  quantity: Quantity;
+  /** The whole units of `unitMeasurement` Tare projects to the platform. */
+  platform: { available: number };
+  /** What Tare keeps beyond the whole units: in [0, unitMeasurement.value). */
+  fraction: Quantity;
+  /** ISO 8601 (UTC); null when the level was never written (it reads 0). */
+  updatedAt: string | null;
+}
+
+/** `GET /inventory/ledger`: one level's ledger, newest first. */
+export interface InventoryLedgerParams {
+  locationId: string;
+  variantId: string;
+  /** Entries per page, 1–100 (default 50). */
+  limit?: number;
+  /** A `meta.nextCursor` or `meta.prevCursor` of the same level. */
+  cursor?: string;
+}
+
+export type LedgerOperation =
+  'adjustment' | 'set' | 'import' | 'order_edit' | 'sale' | 'order_cancel' | 'refund' | 'platform_adjustment';
+
+/** What caused a ledger entry: an order, a refund, an API write (its Idempotency-Key), an import, the platform. */
+export interface LedgerReference {
+  type: 'order' | 'refund' | 'idempotency_key' | 'import' | 'platform';
+  id: string | null;
+}
+
+/** One change of a level; quantities are JSON numbers in `unit`. */
+export interface InventoryLedgerEntry {
+  id: string;
+  operation: LedgerOperation;
+  delta: number;
+  quantityBefore: number;
+  quantityAfter: number;
+  unit: string;
+  reference: LedgerReference | null;
+  /** The API request that wrote it; null for imports and platform events. */
+  requestId: string | null;
+  /** ISO 8601 (UTC). */
+  createdAt: string;
+}
+
 export interface OrderItem {
   lineItemId: string;
   productId: string | null;

@@ -283,6 +283,100 @@ describe('TareClient against a real server', () => {
     });
   });
 
+  describe('inventory reads', () => {
+    it('when levels are read, then they come in the order asked, the ids sent as a repeated parameter', async () => {
+      const log: Sent[] = [];
+      const tare = client({ fetch: recordingFetch(log) });
+      await tare.inventory.setLevels({
+        locationId: '70001',
+        levels: [{ variantId: '3001', quantity: { value: 2.5, unit: 'kg' } }],
+      });
+
+      const result = await tare.inventory.levels({ locationId: '70001', variantIds: ['3002', '3001'] });
+
+      expect(new URL(log[1]!.url).search).toBe('?locationId=70001&variantId=3002&variantId=3001');
+      expect(result.data.levels).toEqual([
+        {
+          variantId: '3002',
+          locationId: '70001',
+          quantity: { value: 0, unit: 'kg' },
+          platform: { available: 0 },
+          fraction: { value: 0, unit: 'kg' },
+          updatedAt: null,
+        },
+        {
+          variantId: '3001',
+          locationId: '70001',
+          quantity: { value: 2.5, unit: 'kg' },
+          platform: { available: 2 },
+          fraction: { value: 0.5, unit: 'kg' },
+          updatedAt: expect.any(String),
+        },
+      ]);
+      expect(result.requestId).toMatch(/\S/);
+    });
+
+    it('when iterating a ledger of 5 entries with limit 2, then all 5 come newest first over 3 pages', async () => {
+      const tare = client();
+      for (let i = 1; i <= 5; i++) {
+        await tare.inventory.adjust(
+          { locationId: '70001', adjustments: [{ variantId: '3003', delta: { value: i, unit: 'kg' } }] },
+          { idempotencyKey: `ledger-${shopId}-${i}` },
+        );
+      }
+      const log: Sent[] = [];
+      const entries = [];
+      for await (const entry of client({ fetch: recordingFetch(log) }).inventory.ledger({
+        locationId: '70001',
+        variantId: '3003',
+        limit: 2,
+      })) {
+        entries.push(entry);
+      }
+      expect(entries.map((e) => e.delta)).toEqual([5, 4, 3, 2, 1]);
+      expect(entries[0]).toMatchObject({
+        operation: 'adjustment',
+        quantityAfter: 15,
+        unit: 'kg',
+        reference: { type: 'idempotency_key', id: `ledger-${shopId}-5` },
+      });
+      expect(log).toHaveLength(3);
+    });
+
+    it('when one ledger page is asked for, then it has the entries and the cursors to the next', async () => {
+      const tare = client();
+      await tare.inventory.adjust({
+        locationId: '70001',
+        adjustments: [{ variantId: '3004', delta: { value: 1, unit: 'kg' } }],
+      });
+      await tare.inventory.adjust({
+        locationId: '70001',
+        adjustments: [{ variantId: '3004', delta: { value: 2, unit: 'kg' } }],
+      });
+
+      const first = await tare.inventory.ledgerPage({ locationId: '70001', variantId: '3004', limit: 1 });
+      const second = await tare.inventory.ledgerPage({
+        locationId: '70001',
+        variantId: '3004',
+        limit: 1,
+        cursor: first.meta.nextCursor ?? undefined,
+      });
+
+      expect(first.data.entries.map((e) => e.delta)).toEqual([2]);
+      expect(first.meta).toEqual({ nextCursor: expect.any(String), prevCursor: null, hasMore: true });
+      expect(second.data.entries.map((e) => e.delta)).toEqual([1]);
+      expect(second.meta).toEqual({ nextCursor: null, prevCursor: expect.any(String), hasMore: false });
+    });
+
+    it('when the variant is unknown, then NotFoundError names it', async () => {
+      const error = await client()
+        .inventory.levels({ locationId: '70001', variantIds: ['2999'] })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect((error as NotFoundError).details).toEqual({ resource: 'variant', ids: ['2999'] });
+    });
+  });
+
   describe('errors', () => {
     it('when the key is wrong, then AuthenticationError carries code, status and requestId', async () => {
       const error = await client({ apiKey: 'apik_aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' })

@@ -18,6 +18,17 @@ describe('client types mirror the contracts', () => {
     expectTypeOf<Client.OrderEditBody>().toEqualTypeOf<Contracts.OrderEditBody>();
   });
 
+  it('inventory reads', () => {
+    expectTypeOf<Client.InventoryLevel>().toEqualTypeOf<Contracts.InventoryLevel>();
+    expectTypeOf<Client.InventoryLedgerEntry>().toEqualTypeOf<Contracts.InventoryLedgerEntry>();
+    expectTypeOf<Client.InventoryLedgerParams>().toEqualTypeOf<Contracts.InventoryLedgerQuery>();
+    // The SDK names the repeated `variantId` parameter `variantIds`.
+    type LevelsQuery = Contracts.InventoryLevelsQuery;
+    expectTypeOf<Client.InventoryLevelsParams>().toEqualTypeOf<{
+      [K in keyof LevelsQuery as K extends 'variantId' ? 'variantIds' : K]: LevelsQuery[K];
+    }>();
+  });
+
   it('answers and error codes', () => {
     expectTypeOf<Client.OrderItem>().toEqualTypeOf<Contracts.OrderItem>();
     expectTypeOf<Client.ErrorCode>().toEqualTypeOf<Contracts.ErrorCode>();

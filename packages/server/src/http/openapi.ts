@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_STATUS, EXAMPLE_REQUEST_ID, ErrorBody, ErrorEnvelope, type ErrorCode } from '@tare/contracts';
@@ -20,6 +21,21 @@ export interface RouteDoc {
   okHeaders?: Record<string, HeaderDoc>;
   /** Other non-error answers, e.g. 304. */
   extra?: Record<string, object>;
+  /**
+   * OpenAPI links of the 200 answer, by name: which of its values feed another operation, so
+   * that clients and stateful fuzzers (Schemathesis) chain real ids instead of guessing them.
+   */
+  links?: Record<string, LinkDoc>;
+}
+
+/** An OpenAPI Link Object: values are runtime expressions such as `$response.body#/data/id`. */
+export interface LinkDoc {
+  operationId: string;
+  description: string;
+  /** Target parameter name (or `path.name`, `query.name`, `header.name`) → expression. */
+  parameters?: Record<string, string>;
+  /** The target's body; string values that are runtime expressions are replaced by their value. */
+  requestBody?: unknown;
 }
 
 declare module 'fastify' {
@@ -106,6 +122,62 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details: Record<strin
   service_unavailable: { message: 'The store is unavailable; nothing was changed.', details: null },
 };
 
+/**
+ * What the server accepts (domain/idempotency-key.ts): 1–255 printable ASCII characters.
+ * Examples are distinct per operation and several per operation: a fuzzer pairs the n-th key
+ * example with the n-th body example, and one key sent with two different bodies (or to two
+ * operations) is, correctly, 422 `idempotency_key_reused`.
+ */
+function idempotencyKeyHeader(operationId: string, use: 'required' | 'optional') {
+  return {
+    type: 'string',
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[\\x20-\\x7E]+$',
+    examples: [1, 2, 3].map((n) => exampleKey(`${operationId}#${n}`)),
+    description:
+      use === 'required'
+        ? 'Required. 1–255 printable ASCII characters (a UUID v4 is a good choice); a new key per operation, the same key on retries (kept 24 hours).'
+        : 'Optional. When sent, the edit is idempotent: 1–255 printable ASCII characters (a UUID v4 is a good choice), the same key on retries.',
+  };
+}
+
+/** A UUID-v4-shaped key derived from `seed`: stable across builds of the document, unique per seed. */
+function exampleKey(seed: string): string {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  const variant = (8 | (parseInt(hex[16]!, 16) & 3)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The location of the demo shop (`tare demo`): no operation lists locations to link from. */
+const DEMO_LOCATION_ID = '70001';
+
+/**
+ * Links from an answer holding a variant (`variant` is a JSON pointer expression to it) to the
+ * inventory writes: one variant unit added, or the level set to one unit, at the demo location.
+ */
+export function inventoryLinks(variant: string): Record<string, LinkDoc> {
+  const note = `At the demo shop's location ${DEMO_LOCATION_ID}; on your shop, use one of its locations.`;
+  return {
+    adjustInventory: {
+      operationId: 'adjustInventory',
+      description: `Add one unit measurement of this variant to its stock. ${note}`,
+      requestBody: {
+        locationId: DEMO_LOCATION_ID,
+        adjustments: [{ variantId: `${variant}/id`, delta: `${variant}/unitMeasurement` }],
+      },
+    },
+    setInventoryLevels: {
+      operationId: 'setInventoryLevels',
+      description: `Set this variant's stock to one unit measurement. ${note}`,
+      requestBody: {
+        locationId: DEMO_LOCATION_ID,
+        levels: [{ variantId: `${variant}/id`, quantity: `${variant}/unitMeasurement` }],
+      },
+    },
+  };
+}
+
 /** Statuses whose answers are stored and replayed under an `Idempotency-Key`. */
 const REPLAYABLE = new Set(['200', '404', '422']);
 
@@ -176,18 +248,7 @@ export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc |
       ? {
           headers: {
             type: 'object',
-            properties: {
-              'Idempotency-Key': {
-                type: 'string',
-                minLength: 1,
-                maxLength: 255,
-                examples: ['6c1f4a7e-3b0e-4a53-9f3b-2f1d8a0c5e42'],
-                description:
-                  doc.idempotencyKey === 'required'
-                    ? 'Required. 1–255 printable ASCII characters; a new key per operation, the same key on retries (kept 24 hours).'
-                    : 'Optional. When sent, the edit is idempotent: 1–255 printable ASCII characters, the same key on retries.',
-              },
-            },
+            properties: { 'Idempotency-Key': idempotencyKeyHeader(doc.operationId, doc.idempotencyKey) },
             required: doc.idempotencyKey === 'required' ? ['Idempotency-Key'] : [],
           },
         }
@@ -202,6 +263,12 @@ export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc |
  * assets are served locally. Both are public: they sit outside the authenticated /api/v1 scope.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  // @fastify/swagger renders a route's `links` option under its 200 answer; the links are
+  // declared with the rest of the route's documentation, in `config.openapi`.
+  app.addHook('onRoute', (route) => {
+    const links = route.config?.openapi?.links;
+    if (links) route.links = { 200: links };
+  });
   const options: FastifyDynamicSwaggerOptions = {
     mode: 'dynamic',
     openapi: {

@@ -9,6 +9,7 @@ import { testDrivers } from '../support/databases.js';
 import { call, startTestServer } from '../support/harness.js';
 import { createLogger } from '../../src/logger.js';
 import { ERROR_STATUS } from '@tare/contracts';
+import { parseIdempotencyKey } from '../../src/domain/idempotency-key.js';
 
 type Schema = Record<string, unknown> & { examples?: unknown[] };
 type Media = { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> };
@@ -21,9 +22,25 @@ function mediaExamples(content: Content): unknown[] {
   if ('example' in media) return [media.example];
   return media.examples ? Object.values(media.examples).map((e) => e.value) : (media.schema.examples ?? []);
 }
+type Parameter = {
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Schema;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+};
+
+/** The generator moves a parameter's examples out of its schema, to the parameter. */
+function parameterExamples(parameter: Parameter): unknown[] {
+  if ('example' in parameter) return [parameter.example];
+  return parameter.examples ? Object.values(parameter.examples).map((e) => e.value) : (parameter.schema.examples ?? []);
+}
+type Link = { operationId: string; description?: string; parameters?: Record<string, string>; requestBody?: unknown };
 type Operation = {
-  parameters?: { in: string; name: string; required?: boolean; schema: Schema; example?: unknown }[];
-  responses: Record<string, { headers?: Record<string, unknown> } & Content>;
+  operationId?: string;
+  parameters?: Parameter[];
+  responses: Record<string, { headers?: Record<string, unknown>; links?: Record<string, Link> } & Content>;
   security?: Record<string, string[]>[];
   requestBody?: Content;
 };
@@ -33,6 +50,15 @@ type Document = {
   security?: Record<string, string[]>[];
   paths: Record<string, Record<string, Operation>>;
 };
+
+/** `#/data/items/0/id` → the value at that JSON pointer, or undefined. */
+function atPointer(document: unknown, pointer: string): unknown {
+  const tokens = pointer.replace(/^#/, '').split('/').slice(1);
+  return tokens.reduce<unknown>((node, token) => {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    return node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  }, document);
+}
 
 /** `/orders/:orderId` → `/orders/{orderId}`, as the document writes paths. */
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -128,9 +154,7 @@ describe('OpenAPI document and docs page', () => {
       for (const [method, operation] of Object.entries(operations)) {
         const name = `${method.toUpperCase()} ${path}`;
         for (const parameter of operation.parameters ?? []) {
-          // The generator moves a parameter's example out of its schema, to the parameter.
-          const examples = 'example' in parameter ? [parameter.example] : (parameter.schema.examples ?? []);
-          check(`${name} ${parameter.in} ${parameter.name}`, parameter.schema, examples);
+          check(`${name} ${parameter.in} ${parameter.name}`, parameter.schema, parameterExamples(parameter));
         }
         const { requestBody } = operation;
         if (requestBody)
@@ -148,6 +172,123 @@ describe('OpenAPI document and docs page', () => {
       (code) => code !== 'method_not_allowed' && code !== 'request_timeout',
     );
     expect([...shownCodes].sort()).toEqual(codes.sort());
+  });
+
+  it('then Idempotency-Key declares what the server accepts, and no key example is shared by two requests', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const declared = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        (operation.parameters ?? [])
+          .filter((p) => p.in === 'header' && p.name === 'Idempotency-Key')
+          .map((header) => ({ where: `${method.toUpperCase()} ${path}`, header, operation })),
+      ),
+    );
+    expect(declared.map((d) => d.where).sort()).toEqual([
+      'PATCH /api/v1/orders/{orderId}',
+      'POST /api/v1/inventory/adjustments',
+      'PUT /api/v1/inventory/levels',
+    ]);
+    const seen = new Set<string>();
+    for (const { where, header, operation } of declared) {
+      expect(header.schema, where).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+      const schemaAccepts = ajv.compile(header.schema);
+      // `""` is left out: the server reads it as the quoted form of an empty key.
+      for (const value of [
+        'k',
+        'x'.repeat(255),
+        'x'.repeat(256),
+        '',
+        ' ~!@#$%^&*()"\\ ',
+        '"quoted"',
+        'café',
+        'a\tb',
+        'del\x7f',
+        'nul\x00',
+      ]) {
+        expect(schemaAccepts(value), `${where}: ${JSON.stringify(value)}`).toBe(
+          parseIdempotencyKey(value) !== undefined,
+        );
+      }
+      // A fuzzer pairs the n-th key example with the n-th body example (and builds more bodies
+      // from property examples): one key per body, never one key for two requests.
+      const keys = parameterExamples(header) as string[];
+      expect(keys.length, where).toBeGreaterThan(mediaExamples(operation.requestBody!).length);
+      for (const key of keys) {
+        expect(seen.has(key), `${where}: ${key} is also an example elsewhere`).toBe(false);
+        seen.add(key);
+      }
+    }
+  });
+
+  it('then every link names an existing operation and its parameters, and resolves on the example answer to valid input', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const operations = new Map<string, Operation>();
+    for (const methods of Object.values(doc.paths)) {
+      for (const operation of Object.values(methods)) operations.set(operation.operationId!, operation);
+    }
+    const valid = (where: string, schema: Schema, value: unknown) => {
+      const validateValue = ajv.compile(schema);
+      expect(validateValue(value) ? [] : validateValue.errors, `${where}: ${JSON.stringify(value)}`).toEqual([]);
+    };
+    const linked = new Set<string>();
+    for (const [sourceId, source] of operations) {
+      for (const [status, answer] of Object.entries(source.responses)) {
+        for (const [name, link] of Object.entries(answer.links ?? {})) {
+          const where = `${sourceId} ${status} → ${name}`;
+          const target = operations.get(link.operationId);
+          expect(target, `${where}: operation ${link.operationId}`).toBeDefined();
+          expect(link.description, where).toEqual(expect.any(String));
+          // Runtime expressions evaluated as a stateful fuzzer would, on the documented answer.
+          const [example] = mediaExamples(answer);
+          const evaluate = (value: unknown): unknown => {
+            if (Array.isArray(value)) return value.map(evaluate);
+            if (value !== null && typeof value === 'object')
+              return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, evaluate(v)]));
+            if (typeof value !== 'string' || !value.startsWith('$')) return value;
+            if (value.startsWith('$response.body#')) return atPointer(example, value.slice('$response.body'.length));
+            const request = /^\$request\.(path|query|header)\.(.+)$/.exec(value);
+            const parameter = source.parameters?.find((p) => p.in === request?.[1] && p.name === request?.[2]);
+            expect(parameter, `${where}: ${value} names a parameter of ${sourceId}`).toBeDefined();
+            return parameterExamples(parameter!)[0];
+          };
+          const given = Object.entries(link.parameters ?? {}).map(([key, expression]) => {
+            const [, location, parameterName] = /^(?:(path|query|header|cookie)\.)?(.+)$/.exec(key)!;
+            const parameter = target!.parameters?.find(
+              (p) => p.name === parameterName && (location === undefined || p.in === location),
+            );
+            expect(parameter, `${where}: ${link.operationId} has no parameter ${key}`).toBeDefined();
+            const value = evaluate(expression);
+            expect(value, `${where}: ${expression} resolves`).toBeDefined();
+            valid(`${where} ${key}`, parameter!.schema, value);
+            return parameter!;
+          });
+          for (const parameter of target!.parameters ?? []) {
+            if (parameter.in === 'path') expect(given, `${where}: path ${parameter.name} given`).toContain(parameter);
+          }
+          if (link.requestBody !== undefined) {
+            const media = target!.requestBody?.content?.['application/json'];
+            expect(media, `${where}: ${link.operationId} takes a body`).toBeDefined();
+            valid(`${where} body`, media!.schema, evaluate(link.requestBody));
+          }
+          linked.add(`${sourceId} → ${link.operationId}`);
+        }
+      }
+    }
+    // The chains a stateful fuzzer needs to reach real resources instead of 404s.
+    expect([...linked].sort()).toEqual(
+      expect.arrayContaining([
+        'adjustInventory → setInventoryLevels',
+        'editOrder → getOrder',
+        'getOrder → editOrder',
+        'getProduct → adjustInventory',
+        'getProduct → getProduct',
+        'getProduct → getVariant',
+        'getProduct → setInventoryLevels',
+        'getVariant → adjustInventory',
+        'getVariant → getProduct',
+        'getVariant → setInventoryLevels',
+      ]),
+    );
   });
 
   it('then non-API routes are hidden', () => {

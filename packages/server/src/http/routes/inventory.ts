@@ -53,6 +53,21 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
             description: 'Relative write: each delta is added to the variant level at the location. Idempotent.',
             errors: WRITE_ERRORS,
             idempotencyKey: 'required',
+            links: {
+              setInventoryLevels: {
+                operationId: 'setInventoryLevels',
+                description: 'Set the first level to the quantity it now has, at the same location.',
+                requestBody: {
+                  locationId: '$response.body#/data/locationId',
+                  levels: [
+                    {
+                      variantId: '$response.body#/data/results/0/variantId',
+                      quantity: '$response.body#/data/results/0/quantity',
+                    },
+                  ],
+                },
+              },
+            },
           },
         },
       },

@@ -35,6 +35,21 @@ export function orderRoutes(deps: {
             summary: 'The service-managed line items of an order',
             errors: [400, 404],
             ok: OrderResponse,
+            links: {
+              editOrder: {
+                operationId: 'editOrder',
+                description: 'Edit the first service-managed line of this order (here: keep its quantity).',
+                parameters: { orderId: '$response.body#/data/id' },
+                requestBody: {
+                  edits: [
+                    {
+                      lineItemId: '$response.body#/data/items/0/lineItemId',
+                      quantity: '$response.body#/data/items/0/quantity',
+                    },
+                  ],
+                },
+              },
+            },
           },
         },
       },
@@ -59,6 +74,13 @@ export function orderRoutes(deps: {
             errors: [400, 404, 409, 413, 415, 422, 503],
             idempotencyKey: 'optional',
             ok: OrderResponse,
+            links: {
+              getOrder: {
+                operationId: 'getOrder',
+                description: 'The order as it is after the edit.',
+                parameters: { orderId: '$response.body#/data/id' },
+              },
+            },
           },
         },
       },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
 import { JSON_TYPE, successJson } from '../envelope.js';
+import { inventoryLinks } from '../openapi.js';
 
 /** GET /api/v1/products/{productId}/variants/{variantId}: one variant and its parent product. */
 export function variantRoute(deps: { catalog: CatalogService }) {
@@ -18,6 +19,14 @@ export function variantRoute(deps: { catalog: CatalogService }) {
             summary: 'One variant with its parent product',
             description: 'A variant of another product is 404.',
             errors: [400, 404],
+            links: {
+              getProduct: {
+                operationId: 'getProduct',
+                description: 'The parent product with its first page of variants.',
+                parameters: { productId: '$response.body#/data/variant/product/id' },
+              },
+              ...inventoryLinks('$response.body#/data/variant'),
+            },
           },
         },
       },
