@@ -62,7 +62,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'App settings', description: 'Localized labels and storefront settings of the shop.' },
   { name: 'Products', description: 'Products with their measured variants, paginated.' },
   { name: 'Variants', description: 'One variant with its parent product.' },
-  { name: 'Inventory', description: 'Exact fractional inventory writes (idempotent).' },
+  { name: 'Inventory', description: 'Exact fractional inventory: levels and their ledger, and idempotent writes.' },
   { name: 'Orders', description: 'Service-managed line items of an order, and their edits.' },
 ];
 

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { call, expectErrorEnvelope, seedShop, shopFixture, startTestServer } from '../support/harness.js';
+import {
+  call,
+  expectErrorEnvelope,
+  seedShop,
+  shopFixture,
+  startTestServer,
+  variantFixture,
+} from '../support/harness.js';
 import { inventorySender, otherShop } from '../support/inventory-requests.js';
 
 // GET /api/v1/inventory/levels and GET /api/v1/inventory/ledger (PRODUCT.md §13).
@@ -145,6 +152,23 @@ describe.each(testDrivers())('GET /api/v1/inventory/levels and /ledger on $name'
       const res = await get(key, levelsPath(['2002']));
 
       expect(res.body.data.levels).toEqual([level('2002', 1250, 12, 50, 'g')]);
+    });
+
+    it('when the variant’s unit changed since the level was written, then the level reads in the new unit', async () => {
+      const fixture = shopFixture();
+      const { key } = await seedShop(db, fixture);
+      await set(key, '2001', 2.5, 'kg');
+      const [coffee, ...others] = fixture.products!;
+      const regrams = {
+        ...coffee!,
+        variants: coffee!.variants.map((v) => (v.id === '2001' ? variantFixture('2001', 'g', 300) : v)),
+      };
+      await seedShop(db, { ...fixture, products: [regrams, ...others] });
+
+      const res = await get(key, levelsPath(['2001']));
+
+      // Whatever Tare last projected to the platform stays until the next write projects again.
+      expect(res.body.data.levels).toEqual([level('2001', 2500, expect.any(Number), 100, 'g')]);
     });
 
     it('when a level was set then adjusted through the API, then its ledger lists both, newest first, with their Idempotency-Keys', async () => {
