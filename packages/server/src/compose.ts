@@ -2,16 +2,19 @@ import type { Logger } from 'pino';
 import { createCursorCodec } from './domain/cursor.js';
 import type { PlatformGateway } from './platform/gateway.js';
 import { createLocalGateway } from './platform/local/local-gateway.js';
+import { createEventDelivery, type DeliveryMode } from './platform/local/sandbox/event-delivery.js';
 import { createAuthenticator } from './services/api-keys.js';
 import { createAppSettingsService } from './services/app-settings.js';
 import { createCatalogService } from './services/catalog.js';
 import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js';
+import { createInboxWorker } from './services/events/inbox-worker.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
 import { createInventoryReader } from './services/inventory/read-inventory.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
 import { createOrderEditor } from './services/orders/edit-order.js';
 import { createOrderReader } from './services/orders/read-order.js';
+import { createSandboxShop } from './services/sandbox-shop.js';
 import { createShopDirectory } from './services/shop-directory.js';
 import type { Db, Unlisten } from './store/db.js';
 import { serverSecret } from './store/repositories/server-secrets.js';
@@ -23,6 +26,8 @@ export interface ServiceOptions {
   idempotencyRetentionHours: number;
   /** The platform gateway; the embedded `local` one when not given (tests pass a failing one). */
   gateway?: PlatformGateway;
+  /** How the sandbox shop delivers its events (TARE_SANDBOX_DELIVERY); `orderly` when not given. */
+  sandboxDelivery?: DeliveryMode;
 }
 
 /**
@@ -52,6 +57,14 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const readOrder = createOrderReader({ db, gateway, shops });
   const editOrder = createOrderEditor({ db, gateway });
   const reaper = startIdempotencyReaper({ db, logger, retentionHours: options.idempotencyRetentionHours });
+  // Platform events are applied in the background by every instance (each event once).
+  const inbox = createInboxWorker({ db, gateway, logger });
+  const stopInbox = await inbox.start();
+  const sandboxShop = createSandboxShop({
+    db,
+    shops,
+    delivery: createEventDelivery({ db, mode: options.sandboxDelivery ?? 'orderly', logger }),
+  });
 
   const unlisten: Unlisten[] = [
     await db.listen(CATALOG_CHANGED, (shopId) => catalogChanged(shopId || undefined)),
@@ -70,6 +83,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     readInventory,
     readOrder,
     editOrder,
+    inbox,
+    sandboxShop,
     idempotencyRetentionHours: options.idempotencyRetentionHours,
     /** Drops every cache at once, for changes made in this process. */
     invalidateAll() {
@@ -78,6 +93,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     },
     async stop() {
       reaper.stop();
+      await sandboxShop.stop();
+      await stopInbox().catch((err: unknown) => logger.warn({ err }, 'could not stop the event inbox'));
       // Shutting down must not fail because the store is already gone (a dropped connection,
       // a closed PGlite): unsubscribing is moot then, and the pending usage flush logs its own error.
       const results = await Promise.allSettled(unlisten.map((stop) => stop()));

@@ -14,12 +14,20 @@ export interface Config {
   redisUrl?: string;
   /** LOG_LEVEL: pino level (default info). */
   logLevel: string;
+  /** LOG_FORMAT: `json` or `pretty`; unset means pretty on a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty';
   /** TARE_BODY_LIMIT: largest accepted request body in bytes (default 1 MiB). */
   bodyLimit: number;
   /** TARE_PRODUCT_CACHE_SECONDS: server-side product cache lifetime, at most 300 (default 300). */
   productCacheSeconds: number;
   /** TARE_IDEMPOTENCY_RETENTION_HOURS: how long idempotency keys are remembered (default 24). */
   idempotencyRetentionHours: number;
+  /** TARE_SANDBOX: `on` (default) serves the sandbox shop under /sandbox; `off` removes it. */
+  sandbox: boolean;
+  /** TARE_SANDBOX_DELIVERY: `orderly` (default), or `chaos`: each sandbox event twice, late, out of order. */
+  sandboxDelivery: 'orderly' | 'chaos';
+  /** TARE_RECONCILE_MINUTES: minutes between reconciliation runs (default 15; 0 turns it off). */
+  reconcileMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +44,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[]): T {
+  const raw = optional(env, name) ?? values[0]!;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got '${raw}'.`);
+  return raw as T;
+}
+
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name]?.trim();
   return raw ? raw : undefined;
@@ -46,6 +60,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'.`);
+  }
+  const logFormat = optional(env, 'LOG_FORMAT');
+  if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError(`LOG_FORMAT must be json or pretty, got '${logFormat}'.`);
   }
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -62,8 +80,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(optional(env, 'TARE_DATA_DIR') ?? '.tare'),
     redisUrl,
     logLevel,
+    logFormat,
     bodyLimit: integer(env, 'TARE_BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     productCacheSeconds: integer(env, 'TARE_PRODUCT_CACHE_SECONDS', 300, 0, 300),
     idempotencyRetentionHours: integer(env, 'TARE_IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 30),
+    sandbox: oneOf(env, 'TARE_SANDBOX', ['on', 'off'] as const) === 'on',
+    sandboxDelivery: oneOf(env, 'TARE_SANDBOX_DELIVERY', ['orderly', 'chaos'] as const),
+    reconcileMinutes: integer(env, 'TARE_RECONCILE_MINUTES', 15, 0, 7 * 24 * 60),
   };
 }

@@ -29,10 +29,12 @@ export type FollowOutcome =
   | 'overridden';
 
 /**
- * A stock figure changed on the platform (PRODUCT.md §14). Orders the platform has placed that
- * Tare has not booked are booked first (so a sale is never taken for the merchant's hand);
- * what remains is the merchant's: `adopt` adds difference × unit value to the exact total,
- * `override` projects Tare's level back. A figure Tare expects changes nothing.
+ * A stock figure changed on the platform (PRODUCT.md §14). A figure Tare expects (its own
+ * projection echoing back, or explained by the orders it booked) changes nothing. Otherwise the
+ * orders the platform placed that Tare has not booked are booked first, so a sale is never
+ * taken for the merchant's hand; what remains is the merchant's: `adopt` adds the difference
+ * to Tare's whole units × unit value to the exact total (the merchant's number stands, the
+ * fraction is kept), `override` projects Tare's level back.
  */
 export async function followLevel(
   tx: Queryable,
@@ -44,18 +46,22 @@ export async function followLevel(
   if (!tare) return 'unknown';
   const [platform] = await gateway.readLevels(tx, shopId, [{ locationId, variantId }]);
   const shown = platform!.available;
-  if (shown !== expectation(tare)) {
+  if (shown !== tare.platformAvailable) {
     await syncChangedOrders(tx, gateway, { shopId, requestId: level.requestId });
     tare = (await lockLevel(tx, level))!;
   }
-  const difference = shown - expectation(tare);
+  // With every order booked, a figure Tare still does not expect is the merchant's, and it is
+  // measured against Tare's own whole units, so that the merchant's number is what stands.
+  const unitValue = new Dec(tare.unitValue);
+  const own = splitForPlatform(total(tare), unitValue).integer.toNumber();
+  const difference = shown === tare.platformAvailable ? 0 : shown - own;
   const shop = await findShopById(tx, shopId);
   if (difference !== 0 && shop?.platformStockChanges !== 'override') {
     await applyInventoryWrite(tx, gateway, {
       shopId,
       operation: 'adjustment',
       locationId,
-      entries: [{ variantId, value: new Dec(difference).times(tare.unitValue), unit: tare.unit, path: '' }],
+      entries: [{ variantId, value: new Dec(difference).times(unitValue), unit: tare.unit, path: '' }],
       requestId: level.requestId,
       ledgerOperation: 'platform_adjustment',
       reference: { type: 'platform', id: level.cause },
@@ -64,10 +70,9 @@ export async function followLevel(
     return 'adopted';
   }
   // In step, or overridden: the platform shows Tare's own whole units again.
-  const wanted = splitForPlatform(total(tare), new Dec(tare.unitValue)).integer.toNumber();
-  if (wanted === shown && tare.platformAvailable === shown) return 'in_step';
+  if (own === shown && tare.platformAvailable === shown) return 'in_step';
   const { projected, moved } = await gateway.projectLevels(tx, shopId, [
-    { locationId, variantId, available: wanted, expected: shown },
+    { locationId, variantId, available: own, expected: shown },
   ]);
   await setPlatformAvailable(tx, shopId, projected);
   await followMovedLevels(tx, shopId, moved);
@@ -81,9 +86,4 @@ async function lockLevel(tx: Queryable, level: LevelToFollow): Promise<LockedLev
 
 function total(level: LockedLevel): Dec {
   return convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
-}
-
-/** What Tare expects the platform to show: what it projected, moved by what it has accounted. */
-function expectation(level: LockedLevel): number {
-  return level.platformAvailable ?? splitForPlatform(total(level), new Dec(level.unitValue)).integer.toNumber();
 }

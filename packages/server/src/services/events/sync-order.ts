@@ -103,7 +103,12 @@ export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: O
   return { found: true, booked, skipped };
 }
 
-/** The order's measured lines of configured variants, each measure in its variant's unit. */
+/**
+ * The order's lines of configured variants, each measure in its variant's unit. A line without
+ * a valid measurement (an ordinary line, a broken `_svc_data`) books nothing (§15) but is kept
+ * with a zero measure: the whole units the platform took for it are then expected, so they are
+ * never mistaken for a merchant's change, and Tare's own level is projected back over them.
+ */
 async function measuredLines(tx: Queryable, shopId: string, order: PlatformOrder) {
   const variants = await lineVariantsOf(
     tx,
@@ -111,18 +116,22 @@ async function measuredLines(tx: Queryable, shopId: string, order: PlatformOrder
     order.lineItems.map((l) => l.variantId),
   );
   const knownLocation = await locationExists(tx, shopId, order.locationId);
+  const measured = new Map(managedLines(order.lineItems, variants).map((m) => [m.line.id, m.measurement]));
   const lines: MeasuredLine[] = [];
   const skipped: SkippedLine[] = [];
   const units = new Map<string, string>();
-  for (const { line, measurement } of managedLines(order.lineItems, variants)) {
+  for (const line of order.lineItems) {
     if (line.variantId === null) continue; // a custom line has no stock anywhere
     const variant = variants.get(line.variantId);
+    const measurement = measured.get(line.id);
     if (!variant || !knownLocation) {
-      skipped.push({
-        lineItemId: line.id,
-        variantId: line.variantId,
-        reason: variant ? 'unknown_location' : 'unknown_variant',
-      });
+      if (measurement) {
+        skipped.push({
+          lineItemId: line.id,
+          variantId: line.variantId,
+          reason: variant ? 'unknown_location' : 'unknown_variant',
+        });
+      }
       continue;
     }
     units.set(line.variantId, variant.unit);
@@ -130,7 +139,7 @@ async function measuredLines(tx: Queryable, shopId: string, order: PlatformOrder
       lineItemId: line.id,
       variantId: line.variantId,
       quantity: line.quantity,
-      perUnit: convertForStorage(measurement.value, measurement.unit, variant.unit),
+      perUnit: measurement ? convertForStorage(measurement.value, measurement.unit, variant.unit) : new Dec(0),
     });
   }
   return { lines, skipped, units };

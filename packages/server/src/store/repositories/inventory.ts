@@ -148,7 +148,9 @@ export async function lockLevelsForWrite(
 
 /**
  * Writes new totals and what the platform now shows (levels already locked by
- * `lockLevelsForWrite`) and appends their ledger rows, in one statement.
+ * `lockLevelsForWrite`) and appends their ledger rows, in one statement. A booking that moves
+ * nothing (an order's ordinary line: only the platform's units move) leaves no ledger row; an
+ * API adjustment or set always does.
  */
 export async function writeLevelsWithLedger(
   db: Queryable,
@@ -169,7 +171,8 @@ export async function writeLevelsWithLedger(
        FROM v WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id)
      INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
        delta, unit, idempotency_key, request_id, reference_type, reference_id)
-     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7 FROM v ORDER BY v.n`,
+     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7 FROM v
+     WHERE v.delta <> 0 OR $3 IN ('adjustment', 'set') ORDER BY v.n`,
     [
       first!.shopId,
       first!.locationId,
