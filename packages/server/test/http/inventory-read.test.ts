@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
@@ -59,7 +58,7 @@ describe.each(testDrivers())('GET /api/v1/inventory/levels and /ledger on $name'
     send: typeof adjustRequest,
     key: string,
     entries: Record<string, unknown>,
-    idempotencyKey = randomUUID(),
+    idempotencyKey?: string, // a fresh one when not given
   ) {
     const res = await send(server, key, { locationId: '70001', ...entries }, { idempotencyKey });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
