@@ -8,3 +8,4 @@ export * from './units.js';
 export * from './svc-data.js';
 export * from './orders.js';
 export * from './template.js';
+export * from './sandbox.js';

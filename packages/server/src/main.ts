@@ -51,8 +51,15 @@ export async function startServer(options: {
     productCacheSeconds: config.productCacheSeconds,
     idempotencyRetentionHours: config.idempotencyRetentionHours,
     gateway: options.gateway,
+    sandboxDelivery: config.sandboxDelivery,
   });
-  const app = await buildApp({ ...services, logger, bodyLimit: config.bodyLimit, rateLimitStore });
+  const app = await buildApp({
+    ...services,
+    logger,
+    bodyLimit: config.bodyLimit,
+    rateLimitStore,
+    sandbox: config.sandbox,
+  });
   if (options.extraRoutes) await app.register(options.extraRoutes(services));
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('[::1]', '127.0.0.1');

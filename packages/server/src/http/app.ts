@@ -8,6 +8,7 @@ import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
 import type { OrderEditor } from '../services/orders/edit-order.js';
 import type { OrderReader } from '../services/orders/read-order.js';
+import type { SandboxShop } from '../services/sandbox-shop.js';
 import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Db } from '../store/db.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -25,6 +26,7 @@ import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
 import { registerMetrics } from './routes/metrics.js';
 import { productRoute } from './routes/products.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
 
@@ -43,6 +45,9 @@ export interface AppDeps {
   readOrder: OrderReader;
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
+  sandboxShop: SandboxShop;
+  /** TARE_SANDBOX: serve the sandbox shop under /sandbox (PRODUCT.md §15); off when not given. */
+  sandbox?: boolean;
   /** Sees every route as it is registered (tests check the OpenAPI document against them). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -74,18 +79,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(deps));
   registerMetrics(app);
-  await app.register(
-    async (api) => {
-      registerAuthentication(api, deps);
-      await registerRateLimit(api, { store: deps.rateLimitStore, shops: deps.shops });
-      await api.register(appSettingsRoute(deps));
-      await api.register(productRoute(deps));
-      await api.register(variantRoute(deps));
-      await api.register(inventoryRoutes(deps));
-      await api.register(inventoryReadRoutes(deps));
-      await api.register(orderRoutes(deps));
-    },
-    { prefix: '/api/v1' },
-  );
+  // The API and the sandbox shop share one authentication and one rate-limit budget per key.
+  await app.register(async (authenticated) => {
+    registerAuthentication(authenticated, deps);
+    await registerRateLimit(authenticated, { store: deps.rateLimitStore, shops: deps.shops });
+    await authenticated.register(
+      async (api) => {
+        await api.register(appSettingsRoute(deps));
+        await api.register(productRoute(deps));
+        await api.register(variantRoute(deps));
+        await api.register(inventoryRoutes(deps));
+        await api.register(inventoryReadRoutes(deps));
+        await api.register(orderRoutes(deps));
+      },
+      { prefix: '/api/v1' },
+    );
+    if (deps.sandbox) await authenticated.register(sandboxRoutes(deps), { prefix: '/sandbox' });
+  });
   return app;
 }

@@ -21,6 +21,8 @@ export interface RouteDoc {
   okHeaders?: Record<string, HeaderDoc>;
   /** Other non-error answers, e.g. 304. */
   extra?: Record<string, object>;
+  /** The success status when it is not 200: 201 for an operation that creates something. */
+  okStatus?: 201;
   /**
    * OpenAPI links of the 200 answer, by name: which of its values feed another operation, so
    * that clients and stateful fuzzers (Schemathesis) chain real ids instead of guessing them.
@@ -48,7 +50,7 @@ declare module 'fastify' {
   }
 }
 
-type Tag = 'App settings' | 'Products' | 'Variants' | 'Inventory' | 'Orders';
+type Tag = 'App settings' | 'Products' | 'Variants' | 'Inventory' | 'Orders' | 'Sandbox';
 type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 interface HeaderDoc {
   description: string;
@@ -64,6 +66,12 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Variants', description: 'One variant with its parent product.' },
   { name: 'Inventory', description: 'Exact fractional inventory: levels and their ledger, and idempotent writes.' },
   { name: 'Orders', description: 'Service-managed line items of an order, and their edits.' },
+  {
+    name: 'Sandbox',
+    description:
+      'The embedded platform as a working shop, under /sandbox (off with TARE_SANDBOX=off): carts, checkout, ' +
+      'and the merchant’s order and stock actions, whose events reach Tare asynchronously.',
+  },
 ];
 
 const STATUS_TEXT: Record<ErrorStatus, string> = {
@@ -224,12 +232,13 @@ export function documentRoute(schema: FastifySchema | undefined, doc: RouteDoc |
   });
 
   const declared = (base.response ?? {}) as Record<string, object>;
-  const ok = declared['200'] ?? doc.ok;
+  const okStatus = String(doc.okStatus ?? 200);
+  const ok = declared[okStatus] ?? doc.ok;
   const response: Record<string, object> = {
-    200: {
+    [okStatus]: {
       ...(ok ?? {}),
-      description: 'Success.',
-      headers: headersOf({ ...headersFor('200'), ...doc.okHeaders }),
+      description: okStatus === '201' ? 'Created.' : 'Success.',
+      headers: headersOf({ ...headersFor(okStatus), ...doc.okHeaders }),
     },
   };
   for (const [status, body] of Object.entries(doc.extra ?? {})) {

@@ -67,7 +67,7 @@ describe('OpenAPI document and docs page', () => {
   let db: Db;
   let server: RunningServer;
   let doc: Document;
-  /** Every public route the app registers under /api/v1, seen through an onRoute hook. */
+  /** Every public route the app registers under /api/v1 and /sandbox, seen through an onRoute hook. */
   const apiRoutes: { method: string; url: string }[] = [];
 
   beforeAll(async () => {
@@ -76,14 +76,15 @@ describe('OpenAPI document and docs page', () => {
     doc = (await call(server, '/api/v1/openapi.json')).body as Document;
 
     // The served app is already listening: build a second one over the same services to see,
-    // through an onRoute hook, every route registered under /api/v1 and not hidden.
+    // through an onRoute hook, every route registered under /api/v1 and /sandbox and not hidden.
     const collector = await buildApp({
       ...server.services,
       logger: createLogger('silent'),
       bodyLimit: 1024 * 1024,
       rateLimitStore: { kind: 'memory' },
+      sandbox: true,
       onRoute: (route: RouteOptions) => {
-        if (!route.url.startsWith('/api/v1/') || route.schema?.hide) return;
+        if (!/^\/(api\/v1|sandbox)\//.test(route.url) || route.schema?.hide) return;
         for (const method of [route.method].flat()) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
       },
     });
@@ -110,16 +111,35 @@ describe('OpenAPI document and docs page', () => {
     expect(result.valid ? [] : result.errors).toEqual([]);
   });
 
-  it('then every /api/v1 route is in the paths with its method, 401, 431, 500 and 503, and the bearer security', () => {
-    expect(apiRoutes.length).toBeGreaterThanOrEqual(7);
+  it('then every /api/v1 and /sandbox route is in the paths with its method, 401, 431, 500 and 503, and the bearer security', () => {
+    expect(apiRoutes.length).toBeGreaterThanOrEqual(18);
     for (const { method, url } of apiRoutes) {
       const operation = doc.paths[toOpenApiPath(url)]?.[method.toLowerCase()];
       expect(operation, `${method} ${url}`).toBeDefined();
+      // Operations that create something answer 201 (the sandbox's carts, orders and refunds).
+      const ok = '201' in operation!.responses ? '201' : '200';
       expect(Object.keys(operation!.responses), `${method} ${url}`).toEqual(
-        expect.arrayContaining(['200', '401', '431', '500', '503']),
+        expect.arrayContaining([ok, '401', '431', '500', '503']),
       );
       expect(operation!.security ?? doc.security).toEqual([{ bearerAuth: [] }]);
-      expect(operation!.responses['200']!.headers).toHaveProperty('X-Request-Id');
+      expect(operation!.responses[ok]!.headers).toHaveProperty('X-Request-Id');
+    }
+  });
+
+  it('then the sandbox shop is tagged Sandbox, and its creations are documented as 201 only', () => {
+    const sandbox = Object.entries(doc.paths).filter(([path]) => path.startsWith('/sandbox/'));
+    expect(sandbox.length).toBeGreaterThanOrEqual(8);
+    for (const [path, operations] of sandbox) {
+      for (const operation of Object.values(operations))
+        expect((operation as { tags?: string[] }).tags, path).toEqual(['Sandbox']);
+    }
+    for (const [path, method] of [
+      ['/sandbox/carts', 'post'],
+      ['/sandbox/carts/{token}/checkout', 'post'],
+      ['/sandbox/orders/{id}/refunds', 'post'],
+    ]) {
+      expect(Object.keys(doc.paths[path]![method]!.responses)).toContain('201');
+      expect(Object.keys(doc.paths[path]![method]!.responses)).not.toContain('200');
     }
   });
 
@@ -293,7 +313,7 @@ describe('OpenAPI document and docs page', () => {
 
   it('then non-API routes are hidden', () => {
     const paths = Object.keys(doc.paths);
-    expect(paths.every((p) => p.startsWith('/api/v1/'))).toBe(true);
+    expect(paths.every((p) => p.startsWith('/api/v1/') || p.startsWith('/sandbox/'))).toBe(true);
     expect(paths).not.toContain('/api/v1/openapi.json');
   });
 

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { validateSvcData } from '@tare/contracts';
+import { Dec, decimalFromJson } from '../../../domain/decimal.js';
+import { currencyDigits, linePrice } from '../../../domain/order-lines.js';
+import { convert } from '../../../domain/units.js';
+
+export type LineProperty = { name: string; value: string };
+
+/** One line of a sandbox cart, as stored (`sandbox_carts.items`). */
+export interface CartLine {
+  /** Stable for the line's life: `<variantId>:<random>`, so equal lines kept apart differ. */
+  key: string;
+  variantId: string;
+  productId: string;
+  quantity: number;
+  /** In the order the customer gave them, as the platform keeps them on the order line. */
+  properties: LineProperty[];
+  /** Unit price as charged: decimal text in the shop's currency, at its minor unit. */
+  price: string;
+}
+
+/** What a line is priced from: the variant's price per unit measurement. */
+export interface PricedVariant {
+  price: string;
+  unit: string;
+  unitValue: string;
+}
+
+/**
+ * The variant id of an add-to-cart item: a JSON number, a numeric string, or a global id.
+ * @example variantIdOf('gid://shopify/ProductVariant/2001') // '2001'
+ */
+export function variantIdOf(id: number | string): string {
+  return typeof id === 'number' ? String(id) : id.slice(id.lastIndexOf('/') + 1);
+}
+
+/**
+ * The properties as the platform keeps them: a list of `{ name, value }`. An object keeps its
+ * key order; a name given twice in a list is reported (at its index) rather than one value
+ * silently winning.
+ */
+export function propertyList(
+  properties: Record<string, string> | LineProperty[] | undefined,
+): { ok: true; list: LineProperty[] } | { ok: false; index: number; name: string } {
+  if (properties === undefined) return { ok: true, list: [] };
+  if (!Array.isArray(properties)) {
+    return { ok: true, list: Object.entries(properties).map(([name, value]) => ({ name, value })) };
+  }
+  const seen = new Set<string>();
+  for (const [index, { name }] of properties.entries()) {
+    if (seen.has(name)) return { ok: false, index, name };
+    seen.add(name);
+  }
+  return { ok: true, list: properties.map(({ name, value }) => ({ name, value })) };
+}
+
+/** Two property lists are the same line content when they hold the same names and values, in any order. */
+export function sameProperties(a: LineProperty[], b: LineProperty[]): boolean {
+  if (a.length !== b.length) return false;
+  const values = new Map(a.map((p) => [p.name, p.value]));
+  return b.every((p) => values.get(p.name) === p.value);
+}
+
+/**
+ * A line's unit price in the shop's currency. A measured line (valid `_svc_data` for the
+ * variant) costs measurement ÷ unitMeasurement.value × variant price, the measurement being
+ * `dimensions[0]` converted exactly to the variant's unit; any other line costs the variant
+ * price. Rounded once, half-even, to the currency's minor unit.
+ * @example unitPrice({ price: '24.00', unit: 'kg', unitValue: '1' }, [svc 2.5 kg], 'USD') // '60.00'
+ */
+export function unitPrice(variant: PricedVariant, properties: LineProperty[], currency: string): string {
+  const raw = properties.find((p) => p.name === '_svc_data')?.value;
+  const checked = raw === undefined ? undefined : validateSvcData(raw, { unit: variant.unit });
+  if (checked?.ok) {
+    const first = checked.data.measurement.dimensions[0];
+    const measured = convert(decimalFromJson(first.value), first.unit, variant.unit);
+    return linePrice(variant.price, variant.unitValue, measured, currency);
+  }
+  return new Dec(variant.price).toFixed(currencyDigits(currency), Dec.ROUND_HALF_EVEN);
+}
+
+/**
+ * Money as Shopify's Ajax API gives it: an integer count of the currency's minor unit.
+ * @example minorUnits('60.00', 'USD') // 6000
+ */
+export function minorUnits(amount: string | Dec, currency: string): number {
+  const digits = currencyDigits(currency);
+  return new Dec(amount).times(new Dec(10).pow(digits)).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).toNumber();
+}
+
+/** A new line's key: the variant id, then 16 random bytes (Shopify's keys are `variant:hash`). */
+export function newLineKey(variantId: string): string {
+  return `${variantId}:${randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * Adds a line to the cart: with `merge` (the shop's `mergeMatchingLineItems`), a line of the
+ * same variant and properties takes the quantity; otherwise the line is appended. Returns the
+ * new list and the index of the line that now holds the item.
+ */
+export function addLine(
+  lines: CartLine[],
+  item: Omit<CartLine, 'key'>,
+  merge: boolean,
+): { lines: CartLine[]; index: number } {
+  if (merge) {
+    const index = lines.findIndex(
+      (l) => l.variantId === item.variantId && sameProperties(l.properties, item.properties),
+    );
+    if (index >= 0) {
+      const merged = { ...lines[index]!, quantity: lines[index]!.quantity + item.quantity };
+      return { lines: lines.map((l, i) => (i === index ? merged : l)), index };
+    }
+  }
+  return { lines: [...lines, { key: newLineKey(item.variantId), ...item }], index: lines.length };
+}
