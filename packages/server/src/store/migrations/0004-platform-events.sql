@@ -16,6 +16,8 @@ UPDATE inventory_ledger SET reference_type = 'import' WHERE operation = 'import'
 -- by every platform-side change Tare has accounted for since (an order taking units, a restock).
 -- A platform figure that differs is a change Tare has not seen yet (§14).
 ALTER TABLE inventory_levels ADD COLUMN platform_available bigint;
+-- When reconciliation first found the platform showing something else (null: in step).
+ALTER TABLE inventory_levels ADD COLUMN drift_since timestamptz;
 UPDATE inventory_levels l SET platform_available = p.available
   FROM local_platform_levels p
   WHERE p.shop_id = l.shop_id AND p.location_id = l.location_id AND p.variant_id = l.variant_id;

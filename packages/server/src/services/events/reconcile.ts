@@ -1,0 +1,155 @@
+import type { Logger } from 'pino';
+import { Dec } from '../../domain/decimal.js';
+import { splitForPlatform } from '../../domain/platform-split.js';
+import { convertForStorage } from '../../domain/units.js';
+import type { PlatformGateway } from '../../platform/gateway.js';
+import type { Db } from '../../store/db.js';
+import { listSkippedOrders, type SkippedLine } from '../../store/repositories/order-bookings.js';
+import { inboxStats, type InboxStats } from '../../store/repositories/platform-events.js';
+import { markReconciled } from '../../store/repositories/platform-sync.js';
+import {
+  claimReconciliation,
+  listLevelsToReconcile,
+  type ReconciledLevel,
+  recordDrift,
+} from '../../store/repositories/reconciliation.js';
+import { findShopByDomain, listShops, type Shop } from '../../store/repositories/shops.js';
+import { AppError } from '../../errors.js';
+import { type FollowOutcome, followLevel } from './follow-level.js';
+import { syncChangedOrders } from './sync-changed-orders.js';
+
+/** A level whose platform figure is not Tare's projection. */
+export interface Drift {
+  variantId: string;
+  locationId: string;
+  /** What the platform shows. */
+  platform: number;
+  /** What Tare's exact total projects: floor(total / unit value). */
+  expected: number;
+  /** When reconciliation first saw it. */
+  since: Date;
+  /** With `fix`: what following the level did. */
+  outcome?: FollowOutcome;
+}
+
+export interface ShopReconciliation {
+  shop: string;
+  levels: number;
+  /** Orders the platform named since the last watermark (booked when fixing). */
+  ordersSynced: number;
+  drift: Drift[];
+  skippedOrders: { orderId: string; skipped: SkippedLine[] }[];
+  inbox: InboxStats;
+}
+
+/**
+ * Compares every level of the shops' measured variants with the platform (PRODUCT.md §14):
+ * reports where the platform's whole units differ from Tare's projection; with `fix`, first
+ * books the orders placed since the last watermark, then follows each drifting level by the
+ * shop's rules (adopt or override).
+ */
+export async function reconcile(
+  deps: { db: Db; gateway: PlatformGateway },
+  options: { shopDomain?: string; fix: boolean },
+): Promise<ShopReconciliation[]> {
+  const shops = options.shopDomain ? [await shopByDomain(deps.db, options.shopDomain)] : await listShops(deps.db);
+  const results: ShopReconciliation[] = [];
+  for (const shop of shops) results.push(await reconcileShop(deps, shop, options.fix));
+  return results;
+}
+
+async function shopByDomain(db: Db, domain: string): Promise<Shop> {
+  const shop = await findShopByDomain(db, domain);
+  if (!shop) throw new AppError('not_found', `No shop '${domain}'.`);
+  return shop;
+}
+
+async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: Shop, fix: boolean) {
+  const { db, gateway } = deps;
+  const requestId = `reconcile:${new Date().toISOString()}`;
+  const ordersSynced = fix
+    ? await db.transaction((tx) => syncChangedOrders(tx, gateway, { shopId: shop.id, requestId }))
+    : 0;
+  const levels = await listLevelsToReconcile(db, shop.id);
+  const shown = await gateway.readLevels(db, shop.id, levels);
+  const drift: Drift[] = [];
+  levels.forEach((level, i) => {
+    const platform = shown[i]!.available;
+    const expected = projection(level);
+    if (platform !== expected) {
+      drift.push({
+        variantId: level.variantId,
+        locationId: level.locationId,
+        platform,
+        expected,
+        since: level.driftSince ?? new Date(),
+      });
+    }
+  });
+  if (fix) {
+    for (const found of drift) {
+      found.outcome = await db.transaction((tx) =>
+        followLevel(tx, gateway, {
+          shopId: shop.id,
+          locationId: found.locationId,
+          variantId: found.variantId,
+          cause: requestId,
+          requestId,
+        }),
+      );
+    }
+  }
+  const drifting = new Set(fix ? [] : drift.map((d) => `${d.locationId}/${d.variantId}`));
+  await recordDrift(
+    db,
+    shop.id,
+    levels.map((l) => ({ ...l, drifting: drifting.has(`${l.locationId}/${l.variantId}`) })),
+  );
+  await markReconciled(db, shop.id);
+  return {
+    shop: shop.domain,
+    levels: levels.length,
+    ordersSynced,
+    drift,
+    skippedOrders: await listSkippedOrders(db, shop.id),
+    inbox: await inboxStats(db, shop.id),
+  };
+}
+
+function projection(level: ReconciledLevel): number {
+  const total = convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
+  return splitForPlatform(total, new Dec(level.unitValue)).integer.toNumber();
+}
+
+/**
+ * Reconciles every shop every `everyMinutes` with `fix`, safe with several instances: each
+ * shop's run is claimed through the database, so one instance does it per period.
+ */
+export function startReconciler(deps: { db: Db; gateway: PlatformGateway; logger: Logger; everyMinutes: number }) {
+  if (deps.everyMinutes <= 0) return { stop() {} };
+  const everyMs = deps.everyMinutes * 60_000;
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const shop of await listShops(deps.db)) {
+        if (!(await claimReconciliation(deps.db, shop.id, everyMs))) continue;
+        const [result] = await reconcile(deps, { shopDomain: shop.domain, fix: true });
+        if (result?.drift.length)
+          deps.logger.warn({ shop: shop.domain, drift: result.drift }, 'reconciliation fixed drift');
+      }
+    } catch (err) {
+      deps.logger.warn({ err }, 'reconciliation failed; retrying next period');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), Math.min(everyMs, 60_000));
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

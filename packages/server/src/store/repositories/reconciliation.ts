@@ -1,0 +1,71 @@
+import type { Queryable } from '../db.js';
+
+/** A level of a measured variant, as reconciliation compares it with the platform. */
+export interface ReconciledLevel {
+  locationId: string;
+  variantId: string;
+  total: string;
+  unit: string;
+  levelUnit: string;
+  unitValue: string;
+  platformAvailable: number | null;
+  driftSince: Date | null;
+}
+
+export async function listLevelsToReconcile(db: Queryable, shopId: string): Promise<ReconciledLevel[]> {
+  const { rows } = await db.query<{
+    location_id: string;
+    variant_id: string;
+    total: string;
+    unit: string;
+    level_unit: string;
+    unit_value: string;
+    platform_available: string | null;
+    drift_since: Date | null;
+  }>(
+    `SELECT l.location_id, l.variant_id, l.total, v.unit, l.unit AS level_unit, v.unit_value, l.platform_available,
+       l.drift_since
+     FROM inventory_levels l JOIN variants v ON v.shop_id = l.shop_id AND v.id = l.variant_id
+     WHERE l.shop_id = $1 ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C"`,
+    [shopId],
+  );
+  return rows.map((r) => ({
+    locationId: r.location_id,
+    variantId: r.variant_id,
+    total: r.total,
+    unit: r.unit,
+    levelUnit: r.level_unit,
+    unitValue: r.unit_value,
+    platformAvailable: r.platform_available === null ? null : Number(r.platform_available),
+    driftSince: r.drift_since,
+  }));
+}
+
+/** Records which levels drift (keeping when each started) and clears the others. */
+export async function recordDrift(
+  db: Queryable,
+  shopId: string,
+  levels: { locationId: string; variantId: string; drifting: boolean }[],
+): Promise<void> {
+  if (levels.length === 0) return;
+  await db.query(
+    `UPDATE inventory_levels l SET drift_since = CASE WHEN w.drifting THEN COALESCE(l.drift_since, now()) END
+     FROM unnest($2::text[], $3::text[], $4::boolean[]) AS w(location_id, variant_id, drifting)
+     WHERE l.shop_id = $1 AND l.location_id = w.location_id AND l.variant_id = w.variant_id
+       AND (l.drift_since IS NULL) = w.drifting`,
+    [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId), levels.map((l) => l.drifting)],
+  );
+}
+
+/**
+ * Claims the shop's periodic reconciliation: true for exactly one instance per period (the
+ * row is updated only when the last run is older than `everyMs`).
+ */
+export async function claimReconciliation(db: Queryable, shopId: string, everyMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE shops SET last_reconciled_at = now()
+     WHERE id = $1 AND (last_reconciled_at IS NULL OR last_reconciled_at <= now() - make_interval(secs => $2::double precision / 1000))`,
+    [shopId, everyMs * 0.9],
+  );
+  return rowCount > 0;
+}
