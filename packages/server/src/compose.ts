@@ -8,6 +8,7 @@ import { createAppSettingsService } from './services/app-settings.js';
 import { createCatalogService } from './services/catalog.js';
 import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js';
 import { createInboxWorker } from './services/events/inbox-worker.js';
+import { startReconciler } from './services/events/reconcile.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
 import { createInventoryReader } from './services/inventory/read-inventory.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   gateway?: PlatformGateway;
   /** How the sandbox shop delivers its events (TARE_SANDBOX_DELIVERY); `orderly` when not given. */
   sandboxDelivery?: DeliveryMode;
+  /** Minutes between periodic reconciliations (0: none). */
+  reconcileMinutes?: number;
 }
 
 /**
@@ -60,6 +63,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   // Platform events are applied in the background by every instance (each event once).
   const inbox = createInboxWorker({ db, gateway, logger });
   const stopInbox = await inbox.start();
+  const reconciler = startReconciler({ db, gateway, logger, everyMinutes: options.reconcileMinutes ?? 0 });
   const sandboxShop = createSandboxShop({
     db,
     shops,
