@@ -1,0 +1,286 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dec } from '../../src/domain/decimal.js';
+import { createLogger } from '../../src/logger.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
+import { reconcile } from '../../src/services/events/reconcile.js';
+import { createInventoryWriter } from '../../src/services/inventory/write-inventory.js';
+import { createOrderEditor } from '../../src/services/orders/edit-order.js';
+import type { Db } from '../../src/store/db.js';
+import { testDrivers } from '../support/databases.js';
+import { seedShop, shopFixture, variantFixture } from '../support/harness.js';
+import { createPlatformSimulator } from '../support/platform-simulator.js';
+
+const LOC = '70001';
+const gateway = createLocalGateway();
+const logger = createLogger('silent');
+
+/** Two variants: by the kg (unit value 1) and by 100 g; measures on exact grids of each unit. */
+const VARIANTS = {
+  '2001': { unit: 'kg', unitValue: new Dec(1), measures: [0.25, 0.5, 1.25, 2.5, 0.125] },
+  '2002': { unit: 'g', unitValue: new Dec(100), measures: [50, 125, 250, 1000, 333] },
+} as const;
+type VariantId = keyof typeof VARIANTS;
+const variantArb = fc.constantFrom<VariantId>('2001', '2002');
+
+type Action =
+  | { kind: 'buy'; variant: VariantId; quantity: number; measure: number; ordinary: boolean }
+  | { kind: 'refund'; order: number; quantity: number; restock: boolean }
+  | { kind: 'cancel'; order: number }
+  | { kind: 'edit'; order: number; quantity: number }
+  | { kind: 'adjust'; variant: VariantId; delta: number }
+  | { kind: 'type'; variant: VariantId; available: number }
+  | { kind: 'deliver'; how: number };
+
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        kind: fc.constant('buy' as const),
+        variant: variantArb,
+        quantity: fc.integer({ min: 1, max: 3 }),
+        measure: fc.nat(4),
+        ordinary: fc.nat(9).map((n) => n < 3),
+      })
+      .map((a) => ({ ...a, measure: VARIANTS[a.variant].measures[a.measure]! })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('refund' as const),
+      order: fc.nat(20),
+      quantity: fc.integer({ min: 1, max: 3 }),
+      restock: fc.boolean(),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), order: fc.nat(20) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      order: fc.nat(20),
+      quantity: fc.integer({ min: 0, max: 4 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('adjust' as const),
+      variant: variantArb,
+      delta: fc.constantFrom(-1.5, 0.75, 3, -0.125, 10),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('type' as const),
+      variant: variantArb,
+      available: fc.integer({ min: 0, max: 40 }),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('deliver' as const), how: fc.nat(1000) }) },
+);
+
+interface PlacedOrder {
+  id: string;
+  lineId: string;
+  variant: VariantId;
+  quantity: number;
+  perUnit: Dec;
+  measured: boolean;
+  restocked: number;
+  refunded: number;
+  cancelled: boolean;
+}
+
+describe.each(testDrivers())('Platform events, property-based, on %s', (driver) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await driver.create();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('when purchases, cancels, refunds, edits, adjustments and typed stock arrive duplicated and in any order, then every total is exact and reconciles', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(actionArb, { minLength: 4, maxLength: 18 }), fc.nat(), async (actions, seed) => {
+        run++;
+        const { shopId, keyId } = await seedShop(
+          db,
+          shopFixture({
+            products: [
+              {
+                id: '1001',
+                title: 'Coffee',
+                measurementType: 'weight',
+                variants: [
+                  {
+                    ...variantFixture('2001', 'kg', 1),
+                    inventory: [{ locationId: LOC, quantity: { value: 20, unit: 'kg' } }],
+                  },
+                  {
+                    ...variantFixture('2002', 'g', 100),
+                    inventory: [{ locationId: LOC, quantity: { value: 2050, unit: 'g' } }],
+                  },
+                ],
+              },
+            ],
+          }),
+        );
+        const platform = createPlatformSimulator(db, shopId);
+        const worker = createInboxWorker({ db, gateway, logger });
+        const writer = createInventoryWriter({ db, gateway });
+        const editor = createOrderEditor({ db, gateway });
+        const model: Record<VariantId, Dec> = { '2001': new Dec(20), '2002': new Dec(2050) };
+        const orders: PlacedOrder[] = [];
+        let pending: (typeof platform.events)[number][] = [];
+        let random = seed;
+        const next = (n: number) => (random = (random * 1103515245 + 12345) % 2 ** 31) % n;
+
+        /** Delivers some pending events, shuffled and some twice, then maybe processes them. */
+        const deliverSome = async (all: boolean) => {
+          const chosen = all ? pending : pending.filter(() => next(2) === 0);
+          pending = pending.filter((e) => !chosen.includes(e));
+          const shuffled = [...chosen, ...chosen.filter(() => next(3) === 0)].sort(() => next(3) - 1);
+          for (const event of shuffled) await platform.deliver(event);
+          if (all || next(2) === 0) await settle();
+        };
+        const settle = async () => {
+          for (let i = 0; i < 20; i++) {
+            await worker.drainNow();
+            const due = await db.query(`UPDATE platform_events SET next_attempt_at = now() WHERE status = 'pending'`);
+            if (due.rowCount === 0) return;
+          }
+          throw new Error('the inbox did not settle');
+        };
+        const track = (event: (typeof platform.events)[number]) => {
+          pending.push(event);
+        };
+
+        for (const action of actions) {
+          if (action.kind === 'buy') {
+            const id = `${run}0${orders.length}`;
+            const { unit } = VARIANTS[action.variant];
+            const perUnit = new Dec(action.measure);
+            track(
+              await platform.placeOrder({
+                id,
+                locationId: LOC,
+                lines: [
+                  {
+                    id: `${id}1`,
+                    variantId: action.variant,
+                    quantity: action.quantity,
+                    measure: action.ordinary ? undefined : { value: action.measure, unit },
+                  },
+                ],
+              }),
+            );
+            orders.push({
+              id,
+              lineId: `${id}1`,
+              variant: action.variant,
+              quantity: action.quantity,
+              perUnit,
+              measured: !action.ordinary,
+              restocked: 0,
+              refunded: 0,
+              cancelled: false,
+            });
+            if (!action.ordinary) model[action.variant] = model[action.variant].minus(perUnit.times(action.quantity));
+          } else if (action.kind === 'refund' || action.kind === 'cancel') {
+            const order = orders[action.order % Math.max(1, orders.length)];
+            if (!order || order.cancelled) continue;
+            const left = order.quantity - order.refunded;
+            const quantity = action.kind === 'cancel' ? left : Math.min(action.quantity, left);
+            if (quantity <= 0) continue;
+            const restockType = action.kind === 'cancel' ? 'cancel' : action.restock ? 'return' : 'no_restock';
+            track(
+              await platform.refund(
+                order.id,
+                LOC,
+                [{ lineItemId: order.lineId, variantId: order.variant, quantity, restockType }],
+                {
+                  cancel: action.kind === 'cancel',
+                },
+              ),
+            );
+            order.refunded += quantity;
+            if (action.kind === 'cancel') order.cancelled = true;
+            if (restockType !== 'no_restock' && order.measured) {
+              model[order.variant] = model[order.variant].plus(order.perUnit.times(quantity));
+            }
+          } else if (action.kind === 'edit') {
+            // Through PATCH /orders: an open, measured order without refunds.
+            const order = orders[action.order % Math.max(1, orders.length)];
+            if (!order || !order.measured || order.refunded > 0 || order.quantity === action.quantity) continue;
+            await editor(
+              {
+                shopId,
+                keyId,
+                orderId: order.id,
+                requestId: `edit-${run}`,
+                body: { edits: [{ lineItemId: order.lineId, quantity: action.quantity }] },
+              },
+              JSON.stringify,
+            );
+            model[order.variant] = model[order.variant].minus(order.perUnit.times(action.quantity - order.quantity));
+            order.quantity = action.quantity;
+            if (action.quantity === 0) order.refunded = order.quantity = 0;
+            if (action.quantity === 0) order.cancelled = true; // the line is gone
+          } else if (action.kind === 'adjust') {
+            const { unit } = VARIANTS[action.variant];
+            await writer(
+              {
+                shopId,
+                operation: 'adjustment',
+                locationId: LOC,
+                requestId: `adjust-${run}`,
+                entries: [
+                  { variantId: action.variant, value: action.delta, unit, path: '/adjustments/0', field: 'delta' },
+                ],
+              },
+              JSON.stringify,
+            );
+            model[action.variant] = model[action.variant].plus(action.delta);
+          } else if (action.kind === 'type') {
+            // The merchant types over a settled platform: every earlier event has been followed.
+            await deliverSome(true);
+            const { unitValue } = VARIANTS[action.variant];
+            const whole = model[action.variant].div(unitValue).floor();
+            track(await platform.typeStock(LOC, action.variant, action.available));
+            model[action.variant] = model[action.variant].plus(new Dec(action.available).minus(whole).times(unitValue));
+            await deliverSome(true);
+          } else {
+            await deliverSome(action.how % 4 === 0);
+          }
+        }
+        await deliverSome(true);
+        await reconcile({ db, gateway }, { fix: true, shopDomain: undefined });
+
+        const { rows } = await db.query<{ variant_id: VariantId; total: string; ledger: string; platform: string }>(
+          `SELECT l.variant_id, l.total::text, (SELECT sum(delta) FROM inventory_ledger g WHERE g.shop_id = l.shop_id
+             AND g.location_id = l.location_id AND g.variant_id = l.variant_id)::text AS ledger, p.available::text AS platform
+           FROM inventory_levels l JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
+           WHERE l.shop_id = $1 ORDER BY l.variant_id`,
+          [shopId],
+        );
+        for (const row of rows) {
+          const total = new Dec(row.total);
+          expect(new Dec(row.ledger).eq(total), `Σ ledger = total for ${row.variant_id}`).toBe(true);
+          expect(total.toString(), `model for ${row.variant_id}`).toBe(model[row.variant_id].toString());
+          expect(Number(row.platform)).toBe(total.div(VARIANTS[row.variant_id].unitValue).floor().toNumber());
+        }
+        const parked = await db.query(`SELECT 1 FROM platform_events WHERE shop_id = $1 AND status <> 'processed'`, [
+          shopId,
+        ]);
+        expect(parked.rows).toEqual([]);
+      }),
+      { numRuns: driver.name === 'pglite' ? 12 : 8 },
+    );
+  });
+});
