@@ -1,15 +1,20 @@
 import { AppError } from '../errors.js';
 import { CATALOG_CHANGED } from '../services/change-channels.js';
+import { parseCommandArgs } from './args.js';
 import { type StoreCommand, UsageError } from './command.js';
 
 const USAGE = 'usage: tare addon enable|disable --shop DOMAIN';
 
 /** `tare addon enable|disable --shop D`: switches the shop's order-editing add-on. */
 export const addonCommand: StoreCommand = async (ctx, args) => {
-  const [action, flag, domain] = args;
-  if ((action !== 'enable' && action !== 'disable') || flag !== '--shop' || !domain || args.length !== 3) {
-    throw new UsageError(USAGE);
+  const [action, ...rest] = args;
+  if (action !== 'enable' && action !== 'disable') {
+    throw new UsageError(action ? `unknown addon command '${action}'` : 'addon needs enable or disable', USAGE);
   }
+  const { values, positionals } = parseCommandArgs(`addon ${action}`, rest, ['shop'], USAGE);
+  if (positionals.length) throw new UsageError(`addon ${action}: unexpected argument '${positionals[0]}'`, USAGE);
+  const domain = values.shop;
+  if (!domain) throw new UsageError(`addon ${action} needs --shop DOMAIN`, USAGE);
   const active = action === 'enable';
   const changed = await ctx.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(

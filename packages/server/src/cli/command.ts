@@ -1,3 +1,5 @@
+import { ConfigError } from '../config.js';
+import { AppError } from '../errors.js';
 import type { PlatformGateway } from '../platform/gateway.js';
 import type { Db } from '../store/db.js';
 
@@ -17,7 +19,30 @@ export interface CommandContext {
   changed(): void;
 }
 
-export class UsageError extends Error {}
+/** Wrong arguments: `error: <message>`, then the usage text; exit code 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A failure the user can act on (port taken, store unreachable, file unreadable): exit code 1. */
+export class CommandError extends Error {}
 
 /** A command that needs the store. Returns the process exit code. */
 export type StoreCommand = (ctx: CommandContext, args: string[]) => Promise<number>;
+
+/**
+ * What the user sees of a failure: every line of it starts with `error:` (the usage text
+ * follows a usage error). Undefined for an unexpected error, a bug, which keeps its stack.
+ */
+export function describeFailure(error: unknown): { exitCode: number; lines: string[] } | undefined {
+  if (error instanceof UsageError) return { exitCode: 2, lines: [`error: ${error.message}`, '', error.usage] };
+  if (error instanceof CommandError || error instanceof ConfigError || error instanceof AppError) {
+    return { exitCode: 1, lines: [`error: ${error.message}`] };
+  }
+  return undefined;
+}

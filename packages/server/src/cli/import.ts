@@ -1,15 +1,21 @@
 import { importCatalog } from '../services/catalog-import/import-catalog.js';
 import { validateImport } from '../services/catalog-import/validate-import.js';
 import { type StoreCommand, UsageError } from './command.js';
+import { jsonError } from './json-error.js';
+
+const USAGE = 'usage: tare import FILE';
 
 /** `tare import FILE`: validates the whole file, then writes it in one transaction. */
 export const importCommand: StoreCommand = async (ctx, args) => {
-  if (args.length !== 1 || ctx.input === undefined) throw new UsageError('usage: tare import FILE');
+  if (args.length > 1) throw new UsageError(`import takes one FILE, got ${args.length} arguments`, USAGE);
+  if (args.length === 0 || ctx.input === undefined) throw new UsageError('import needs FILE', USAGE);
   let document: unknown;
   try {
     document = JSON.parse(ctx.input);
   } catch (error) {
-    ctx.io.err(`error: ${args[0]} is not valid JSON: ${(error as Error).message}`);
+    const where = jsonError(ctx.input);
+    const problem = where ? `line ${where.line}, column ${where.column}: ${where.problem}` : (error as Error).message;
+    ctx.io.err(`error: ${args[0]} is not valid JSON: ${problem}`);
     return 1;
   }
   const checked = validateImport(document);

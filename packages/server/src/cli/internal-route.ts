@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../compose.js';
 import { AppError } from '../errors.js';
-import { UsageError } from './command.js';
+import { describeFailure } from './command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
 /**
@@ -21,18 +21,20 @@ export function internalCliRoute(deps: { services: Services; token: string }) {
           throw new AppError('unauthorized', 'Not allowed.');
         }
         const { command, args, input } = request.body;
-        const run = STORE_COMMANDS[command];
+        const load = STORE_COMMANDS[command];
         const stdout: string[] = [];
         const stderr: string[] = [];
-        if (!run) return { exitCode: 2, stdout, stderr: [`unknown command ${command}`] };
+        if (!load) return { exitCode: 2, stdout, stderr: [`error: unknown command '${command}'`] };
         const { db, gateway } = deps.services;
         const io = { out: (line: string) => stdout.push(line), err: (line: string) => stderr.push(line) };
         try {
+          const run = await load();
           const exitCode = await run({ db, gateway, io, input, changed: deps.services.invalidateAll }, args);
           return { exitCode, stdout, stderr };
         } catch (error) {
-          if (!(error instanceof UsageError || error instanceof AppError)) throw error;
-          return { exitCode: error instanceof UsageError ? 2 : 1, stdout, stderr: [`error: ${error.message}`] };
+          const failure = describeFailure(error);
+          if (!failure) throw error;
+          return { exitCode: failure.exitCode, stdout, stderr: [...stderr, ...failure.lines] };
         }
       },
     );

@@ -1,35 +1,32 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseKey } from '../domain/api-key.js';
 import { createApiKey, listKeys, revokeKey } from '../services/api-keys.js';
+import { parseCommandArgs } from './args.js';
 import { type StoreCommand, UsageError } from './command.js';
 
 const USAGE = `usage:
   tare keys create --shop DOMAIN [--name NAME] [--expires-at ISO-8601]
   tare keys list [--shop DOMAIN]
-  tare keys revoke KEY_ID`;
+  tare keys revoke KEY_ID       (KEY_ID: what keys list shows, or the whole apik_… key)`;
 
 /** `tare keys create|list|revoke`: `create` prints only the key on stdout, once. */
 export const keysCommand: StoreCommand = async (ctx, args) => {
   const [action, ...rest] = args;
   if (action === 'create') {
-    const { values } = parse(rest, {
-      shop: { type: 'string' },
-      name: { type: 'string' },
-      'expires-at': { type: 'string' },
-    });
-    if (!values.shop) throw new UsageError(USAGE);
-    const expiresAt = values['expires-at'] === undefined ? undefined : new Date(String(values['expires-at']));
-    if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO-8601 date');
-    const key = await createApiKey(ctx.db, {
-      shopDomain: String(values.shop),
-      name: values.name as string | undefined,
-      expiresAt,
-    });
+    const { values, positionals } = parseCommandArgs('keys create', rest, ['shop', 'name', 'expires-at'], USAGE);
+    noPositionals('keys create', positionals);
+    if (!values.shop) throw new UsageError('keys create needs --shop DOMAIN', USAGE);
+    const expiresAt = values['expires-at'] === undefined ? undefined : new Date(values['expires-at']);
+    if (expiresAt && Number.isNaN(expiresAt.getTime())) {
+      throw new UsageError('keys create: --expires-at must be an ISO-8601 date', USAGE);
+    }
+    const key = await createApiKey(ctx.db, { shopDomain: values.shop, name: values.name, expiresAt });
     ctx.io.out(key.token);
     return 0;
   }
   if (action === 'list') {
-    const { values } = parse(rest, { shop: { type: 'string' } });
-    const keys = await listKeys(ctx.db, values.shop as string | undefined);
+    const { values, positionals } = parseCommandArgs('keys list', rest, ['shop'], USAGE);
+    noPositionals('keys list', positionals);
+    const keys = await listKeys(ctx.db, values.shop);
     ctx.io.out(['KEY ID', 'SHOP', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
     for (const key of keys) {
       const at = (d: Date | null) => (d ? d.toISOString() : '-');
@@ -47,19 +44,25 @@ export const keysCommand: StoreCommand = async (ctx, args) => {
     }
     return 0;
   }
-  if (action === 'revoke' && rest.length === 1 && rest[0]) {
-    await revokeKey(ctx.db, rest[0]);
+  if (action === 'revoke') {
+    if (rest.length !== 1 || !rest[0]) throw new UsageError('keys revoke needs one KEY_ID', USAGE);
+    const keyId = keyIdOf(rest[0]);
+    const { alreadyRevokedAt } = await revokeKey(ctx.db, keyId);
     ctx.changed();
-    ctx.io.out(`revoked ${rest[0]}`);
+    ctx.io.out(
+      alreadyRevokedAt ? `${keyId} was already revoked (${alreadyRevokedAt.toISOString()})` : `revoked ${keyId}`,
+    );
     return 0;
   }
-  throw new UsageError(USAGE);
+  if (action === undefined) throw new UsageError('keys needs a command: create, list or revoke', USAGE);
+  throw new UsageError(`unknown keys command '${action}'`, USAGE);
 };
 
-function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
+/** The key id of `apik_<id>_<secret>` (or `<id>:<secret>`, or a bare `apik_<id>`); else the text itself. */
+function keyIdOf(text: string): string {
+  return parseKey(text)?.keyId ?? /^apik_([a-z2-7]{16})(_|$)/.exec(text.trim())?.[1] ?? text.trim();
+}
+
+function noPositionals(command: string, positionals: string[]): void {
+  if (positionals.length) throw new UsageError(`${command}: unexpected argument '${positionals[0]}'`, USAGE);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config.js';
-import { AppError } from '../errors.js';
-import { UsageError } from './command.js';
+import packageJson from '../../package.json' with { type: 'json' };
+import { loadConfig } from '../config.js';
+import { CommandError, describeFailure, UsageError } from './command.js';
 import { runStoreCommand } from './run-command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
@@ -13,11 +13,12 @@ usage:
   tare import FILE                   import shops, catalog, inventory and orders from a JSON file
   tare keys create --shop DOMAIN [--name NAME] [--expires-at ISO-8601]
   tare keys list [--shop DOMAIN]
-  tare keys revoke KEY_ID
+  tare keys revoke KEY_ID            KEY_ID as keys list shows it, or the whole apik_… key
   tare addon enable|disable --shop DOMAIN   switch the shop's order-editing add-on
   tare demo                          load the demo shop and print a new demo key
+  tare --version                     print the version
 
-environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL (see README)`;
+environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT (see README)`;
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
 
@@ -25,6 +26,10 @@ export async function main(argv: string[]): Promise<number> {
   const [name = 'help', ...args] = argv;
   if (name === 'help' || name === '--help' || name === '-h') {
     io.out(HELP);
+    return 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(`tare ${packageJson.version}`);
     return 0;
   }
   try {
@@ -35,29 +40,34 @@ export async function main(argv: string[]): Promise<number> {
       await serve(config);
       return -1; // keeps running until a signal
     }
-    const command = STORE_COMMANDS[name];
-    if (!command) throw new UsageError(`unknown command '${name}'\n\n${HELP}`);
+    if (!STORE_COMMANDS[name]) throw new UsageError(`unknown command '${name}'`, HELP);
     const input = name === 'import' && args.length === 1 ? readInput(args[0]!) : undefined;
-    return await runStoreCommand(config, name, command, args, io, input);
+    return await runStoreCommand(config, name, args, io, input);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(error.message);
-      return 2;
+    const failure = describeFailure(error);
+    if (failure) {
+      for (const line of failure.lines) io.err(line);
+      return failure.exitCode;
     }
-    if (error instanceof ConfigError || error instanceof AppError || error instanceof InputError) {
-      io.err(`error: ${error.message}`);
-      return 1;
-    }
-    throw error;
+    // A bug: still one `error:` line first, then where it happened, for the report.
+    io.err(`error: ${(error as Error)?.message ?? String(error)}`);
+    io.err((error as Error)?.stack?.split('\n').slice(1).join('\n') ?? '');
+    return 1;
   }
 }
 
-class InputError extends Error {}
+const READ_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+};
 
 function readInput(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new CommandError(`cannot read ${file}: ${(code && READ_PROBLEMS[code]) ?? message}`);
   }
 }

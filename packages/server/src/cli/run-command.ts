@@ -1,9 +1,9 @@
 import type { Config } from '../config.js';
-import { createLocalGateway } from '../platform/local/local-gateway.js';
-import { migrate } from '../store/migrate.js';
-import { openDb } from '../store/open-db.js';
-import type { CommandIo, StoreCommand } from './command.js';
+import type { Db } from '../store/db.js';
+import { type CommandIo, CommandError } from './command.js';
+import { openStore } from './open-store.js';
 import { awaitServerHandle } from './server-handle.js';
+import { STORE_COMMANDS } from './store-commands.js';
 
 /**
  * Runs a store command: on PostgreSQL, or on a PGlite data dir no server holds, it opens the
@@ -12,36 +12,69 @@ import { awaitServerHandle } from './server-handle.js';
 export async function runStoreCommand(
   config: Config,
   name: string,
-  command: StoreCommand,
   args: string[],
   io: CommandIo,
   input?: string,
 ): Promise<number> {
   const handle = config.databaseUrl ? undefined : await awaitServerHandle(config.dataDir);
   if (handle) return forward(handle, name, args, io, input);
-  const db = await openDb(config);
+  const command = await STORE_COMMANDS[name]!();
+  const { createLocalGateway } = await import('../platform/local/local-gateway.js');
+  const db = lazyStore(config, io);
   try {
-    const applied = await migrate(db);
-    if (applied.length) io.err(`applied migrations: ${applied.join(', ')}`);
     return await command({ db, gateway: createLocalGateway(), io, input, changed: () => {} }, args);
   } finally {
     await db.close();
   }
 }
 
+/**
+ * The store, opened and migrated on its first use: a command that stops at its arguments or at
+ * an invalid file answers without waiting for the store.
+ */
+function lazyStore(config: Config, io: CommandIo): Db {
+  let opening: Promise<Db> | undefined;
+  const open = () =>
+    (opening ??= (async () => {
+      const db = await openStore(config, 'command');
+      const { migrate } = await import('../store/migrate.js');
+      const applied = await migrate(db);
+      if (applied.length) io.err(`applied migrations: ${applied.join(', ')}`);
+      return db;
+    })());
+  return {
+    driver: config.databaseUrl ? 'postgres' : 'pglite',
+    query: async (sql, params) => (await open()).query(sql, params),
+    transaction: async (fn) => (await open()).transaction(fn),
+    listen: async (channel, onPayload) => (await open()).listen(channel, onPayload),
+    async close() {
+      const db = await opening?.catch(() => undefined);
+      await db?.close();
+    },
+  };
+}
+
 async function forward(
-  handle: { url: string; token: string },
+  handle: { pid: number; url: string; token: string },
   name: string,
   args: string[],
   io: CommandIo,
   input: string | undefined,
 ): Promise<number> {
-  const response = await fetch(`${handle.url}/internal/cli`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${handle.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ command: name, args, input }),
-  });
-  const result = (await response.json()) as { exitCode?: number; stdout?: string[]; stderr?: string[] };
+  let result: { exitCode?: number; stdout?: string[]; stderr?: string[] };
+  try {
+    const response = await fetch(`${handle.url}/internal/cli`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${handle.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ command: name, args, input }),
+    });
+    result = (await response.json()) as typeof result;
+  } catch (error) {
+    const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    throw new CommandError(
+      `the Tare server (pid ${handle.pid}) that holds this data dir does not answer at ${handle.url} (${reason})`,
+    );
+  }
   for (const line of result.stdout ?? []) io.out(line);
   for (const line of result.stderr ?? []) io.err(line);
   return result.exitCode ?? 1;

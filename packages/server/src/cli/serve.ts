@@ -1,26 +1,31 @@
 import type { Config } from '../config.js';
-import { createLogger } from '../logger.js';
-import { startServer } from '../main.js';
+import { createLogger, logFormat } from '../logger.js';
+import { type RunningServer, startServer } from '../main.js';
 import { createLocalGateway } from '../platform/local/local-gateway.js';
-import { createApiKey } from '../services/api-keys.js';
+import { createApiKey, listKeys } from '../services/api-keys.js';
 import { importCatalog } from '../services/catalog-import/import-catalog.js';
+import type { Db } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
-import { openDb } from '../store/open-db.js';
 import { listShops } from '../store/repositories/shops.js';
+import { CommandError } from './command.js';
 import { demoBanner } from './demo.js';
 import { DEMO_CATALOG, DEMO_SHOP } from './demo-catalog.js';
 import { internalCliRoute } from './internal-route.js';
+import { openStore } from './open-store.js';
 import { newHandleToken, readServerHandle, removeServerHandle, writeServerHandle } from './server-handle.js';
 
 /**
  * `tare serve` (what `npm start` runs): migrate, load the demo shop on a store with no shops,
- * listen, and shut down gracefully on SIGTERM/SIGINT.
+ * listen, and shut down gracefully on SIGTERM/SIGINT. A start that fails says why in one line.
  */
 export async function serve(config: Config): Promise<void> {
   const embedded = !config.databaseUrl;
   const running = embedded ? readServerHandle(config.dataDir) : undefined;
   if (running) {
-    throw new Error(`Another Tare server (pid ${running.pid}, ${running.url}) is using ${config.dataDir}.`);
+    throw new CommandError(
+      `another Tare server (pid ${running.pid}${running.url ? `, ${running.url}` : ''}) is using ${config.dataDir}; ` +
+        'stop it first, or set TARE_DATA_DIR to another directory',
+    );
   }
   const token = newHandleToken();
   // Claim the data dir before opening it: CLI commands wait for this server instead.
@@ -29,25 +34,23 @@ export async function serve(config: Config): Promise<void> {
     // Also when start-up fails (port taken, bad store): the claim leaves with the process.
     process.once('exit', () => removeServerHandle(config.dataDir));
   }
-  const logger = createLogger(config.logLevel);
-  const db = await openDb(config);
-  const applied = await migrate(db);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  let firstRunKey: string | undefined;
-  if ((await listShops(db)).length === 0) {
-    await importCatalog({ db, gateway: createLocalGateway() }, DEMO_CATALOG);
-    firstRunKey = (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token;
+  const logger = createLogger(config.logLevel, undefined, logFormat(config, process.stdout));
+  const db = await openStore(config, 'serve');
+  let server: RunningServer;
+  try {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+    if ((await listShops(db)).length === 0) await importCatalog({ db, gateway: createLocalGateway() }, DEMO_CATALOG);
+    server = await startServer({
+      config,
+      logger,
+      db,
+      extraRoutes: embedded ? (services) => internalCliRoute({ services, token }) : undefined,
+    });
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw listenFailure(error, config) ?? error;
   }
-
-  const server = await startServer({
-    config,
-    logger,
-    db,
-    extraRoutes: embedded ? (services) => internalCliRoute({ services, token }) : undefined,
-  });
-  if (embedded) writeServerHandle(config.dataDir, { pid: process.pid, url: server.url, token });
-  if (firstRunKey) console.log(['', ...demoBanner(firstRunKey, server.url)].join('\n'));
-  console.log(`Tare is listening on ${server.url} (store: ${embedded ? `PGlite at ${config.dataDir}` : 'PostgreSQL'})`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -62,6 +65,40 @@ export async function serve(config: Config): Promise<void> {
       process.exit(0);
     }
   };
+  // Before anything is printed: whoever reads "listening" may stop the server at once.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+
+  if (embedded) writeServerHandle(config.dataDir, { pid: process.pid, url: server.url, token });
+  // The demo key is made only now that the server answers: a start that failed earlier (port
+  // taken) leaves the demo shop keyless, and the next start shows a key.
+  const demoKey = await firstDemoKey(db);
+  if (demoKey) console.log(['', ...demoBanner(demoKey, server.url)].join('\n'));
+  console.log(`Tare is listening on ${server.url} (store: ${embedded ? `PGlite at ${config.dataDir}` : 'PostgreSQL'})`);
+  if (!demoKey) console.log('API keys: npx tare keys create --shop DOMAIN, or npx tare demo for a demo-shop key');
+}
+
+/** A new key for the demo shop while it has never had one (none shown yet), else undefined. */
+async function firstDemoKey(db: Db): Promise<string | undefined> {
+  const shops = await listShops(db);
+  if (!shops.some((shop) => shop.domain === DEMO_SHOP)) return undefined;
+  if ((await listKeys(db, DEMO_SHOP)).length > 0) return undefined;
+  return (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token;
+}
+
+/** The listen errors a user can fix, said as such. */
+function listenFailure(error: unknown, config: Config): CommandError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CommandError(
+      `port ${config.port} on ${config.host} is already in use; stop what listens there, or set PORT to another port (PORT=0 picks a free one)`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new CommandError(`no permission to listen on port ${config.port}; set PORT to a port above 1023`);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CommandError(`cannot listen on ${config.host}: not an address of this machine (HOST)`);
+  }
+  return undefined;
 }

@@ -1,18 +1,21 @@
-import { addonCommand } from './addon.js';
 import type { StoreCommand } from './command.js';
-import { demoCommand } from './demo.js';
-import { importCommand } from './import.js';
-import { keysCommand } from './keys.js';
 
-/** Commands that work on the store, by name: run here or handed to a running server. */
-export const STORE_COMMANDS: Record<string, StoreCommand> = {
-  import: importCommand,
-  keys: keysCommand,
-  demo: demoCommand,
-  addon: addonCommand,
-  // Opening the store applies pending migrations, so by now the schema is current.
-  migrate: async (ctx) => {
-    ctx.io.out('schema is up to date');
-    return 0;
+/**
+ * Commands that work on the store, by name: run here or handed to a running server. Each is
+ * loaded when it runs, so `tare keys list` does not load the import validator's schemas.
+ */
+export const STORE_COMMANDS: Record<string, () => Promise<StoreCommand>> = {
+  import: async () => (await import('./import.js')).importCommand,
+  keys: async () => (await import('./keys.js')).keysCommand,
+  demo: async () => (await import('./demo.js')).demoCommand,
+  addon: async () => (await import('./addon.js')).addonCommand,
+  migrate: async () => {
+    const { migrate } = await import('../store/migrate.js');
+    return async (ctx) => {
+      const applied = await migrate(ctx.db);
+      if (applied.length) ctx.io.err(`applied migrations: ${applied.join(', ')}`);
+      ctx.io.out('schema is up to date');
+      return 0;
+    };
   },
 };

@@ -56,14 +56,21 @@ export async function listKeys(db: Db, shopDomain?: string): Promise<ApiKeyRecor
   return listApiKeys(db, shop.id);
 }
 
-/** Revokes the key and tells every instance to forget it at commit. */
-export async function revokeKey(db: Db, keyId: string): Promise<void> {
-  const found = await db.transaction(async (tx) => {
-    const ok = await revokeApiKey(tx, keyId);
-    if (ok) await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED, keyId]);
-    return ok;
+/**
+ * Revokes the key and tells every instance to forget it at commit. A key revoked before stays
+ * revoked since then; `alreadyRevokedAt` says when.
+ */
+export async function revokeKey(db: Db, keyId: string): Promise<{ alreadyRevokedAt: Date | null }> {
+  const before = await db.transaction(async (tx) => {
+    const key = await findApiKey(tx, keyId);
+    if (key && !key.revokedAt) {
+      await revokeApiKey(tx, keyId);
+      await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED, keyId]);
+    }
+    return key;
   });
-  if (!found) throw new AppError('not_found', `No API key '${keyId}'.`);
+  if (!before) throw new AppError('not_found', `No API key '${keyId}'.`);
+  return { alreadyRevokedAt: before.revokedAt };
 }
 
 /** What the hash of an unknown key id's secret is compared with: no secret hashes to it. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,13 +37,28 @@ function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, LOG_LEVEL: 'silent', ...extra };
 }
 
+/** Runs `tare ARGS` to its end; one that hangs (a start that should have failed) is killed. */
 function tare(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: baseEnv(env) }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: REPO_ROOT, env: baseEnv(env), timeout: SLOW - 10_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
+}
+
+/** A TCP port nothing listens on (the OS just handed it out and it was closed again). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Where a CLI run keeps its data, and how the test reads it between runs. */
@@ -223,10 +239,12 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
         tare(['import', notJson], store.env),
         tare(['import', missing], store.env),
       ]);
-      expect(bad.code).toBe(1);
-      expect(bad.stdout).toBe('');
-      expect(bad.stderr).toMatch(new RegExp(`^error: ${escapeRegExp(notJson)} is not valid JSON: .+\\n$`));
-      expect(absent).toEqual({ code: 1, stdout: '', stderr: `error: cannot read ${missing}: ENOENT\n` });
+      expect(bad).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: ${notJson} is not valid JSON: line 1, column 14: expected a value, but the text ends\n`,
+      });
+      expect(absent).toEqual({ code: 1, stdout: '', stderr: `error: cannot read ${missing}: no such file\n` });
     },
     SLOW,
   );
@@ -265,9 +283,14 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
       );
       expect(listed.stdout).not.toContain(token.slice(22)); // the secret is never shown again
 
-      const revoked = await tare(['keys', 'revoke', keyId], store.env);
+      // The whole key names its id too.
+      const revoked = await tare(['keys', 'revoke', token], store.env);
       expect(revoked).toEqual({ code: 0, stdout: `revoked ${keyId}\n`, stderr: '' });
       expect(await productStatus(token)).toBe(401);
+
+      const again = await tare(['keys', 'revoke', keyId], store.env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(new RegExp(`^${keyId} was already revoked \\(${ISO}\\)\n$`));
     },
     SLOW,
   );
@@ -277,43 +300,154 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+describe('tare CLI arguments and start-up failures', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tare-cli-args-'));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when asked for its version, then it prints it', async () => {
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'packages/server/package.json'), 'utf8'));
+    const runs = await Promise.all([tare(['--version'], {}), tare(['-v'], {})]);
+    for (const run of runs) expect(run).toEqual({ code: 0, stdout: `tare ${version}\n`, stderr: '' });
+  });
+
+  it.each([
+    [['keys', 'create'], 'keys create needs --shop DOMAIN', 'tare keys list'],
+    [['keys', 'create', '--shp', 'a.example'], "keys create: unknown option '--shp'", 'tare keys list'],
+    [['keys', 'create', '--shop'], 'keys create: --shop needs a value', 'tare keys list'],
+    [['keys', 'rotate'], "unknown keys command 'rotate'", 'tare keys revoke KEY_ID'],
+    [['keys'], 'keys needs a command: create, list or revoke', 'tare keys list'],
+    [['keys', 'revoke'], 'keys revoke needs one KEY_ID', 'tare keys revoke KEY_ID'],
+    [['addon', 'enable'], 'addon enable needs --shop DOMAIN', 'tare addon enable|disable'],
+    [['import'], 'import needs FILE', 'usage: tare import FILE'],
+    [['imprt', 'x.json'], "unknown command 'imprt'", 'tare serve'],
+  ])(
+    'when the arguments are %j, then a line says what is wrong before the usage text, and it exits 2',
+    async (args, problem, usage) => {
+      // TARE_DATA_DIR does not exist: a mistake in the arguments is found before the store is opened.
+      const run = await tare(args, { TARE_DATA_DIR: join(dir, 'never-created') });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      const [first, blank, ...rest] = run.stderr.split('\n');
+      expect(first).toBe(`error: ${problem}`);
+      expect(blank).toBe('');
+      expect(rest.join('\n')).toContain(usage);
+      expect(existsSync(join(dir, 'never-created'))).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    'when PostgreSQL cannot be reached, then serve and the store commands say so in one line and exit 1',
+    async () => {
+      const url = `postgres://postgres@127.0.0.1:${await closedPort()}/tare`;
+      const runs = await Promise.all([
+        tare(['serve'], { DATABASE_URL: url, PORT: '0' }),
+        tare(['keys', 'list'], { DATABASE_URL: url }),
+      ]);
+      for (const run of runs) {
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(
+          new RegExp(
+            `^error: Cannot connect to PostgreSQL at ${escapeRegExp(url)}: .*ECONNREFUSED.* \\(DATABASE_URL\\)\n$`,
+          ),
+        );
+      }
+    },
+    SLOW,
+  );
+});
+
 /** `tare serve` as a child process on an empty PGlite data dir, and CLI commands handed to it. */
+/** A `tare serve` child process, up once it prints where it listens. */
+interface Serving {
+  child: ChildProcess;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  url: string;
+  stdout(): string;
+  /** Resolves once the output so far matches `pattern`. */
+  printed(pattern: RegExp): Promise<string>;
+}
+
+async function startServe(env: Record<string, string>, children: ChildProcess[]): Promise<Serving> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: REPO_ROOT, env: baseEnv({ PORT: '0', ...env }) });
+  children.push(child); // ended by the caller's afterAll, whatever happens
+  const exit: Serving['exit'] = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const printed = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(stdout)) return false;
+        child.stdout!.off('data', check);
+        resolve(stdout);
+        return true;
+      };
+      if (check()) return;
+      child.stdout!.on('data', check);
+      void exit.then(({ code }) =>
+        reject(new Error(`tare serve exited (${code}) before printing ${pattern}: ${stderr}`)),
+      );
+    });
+  const url = /Tare is listening on (http:\/\/\S+)/.exec(await printed(/Tare is listening on (http:\/\/\S+)/))![1]!;
+  return { child, exit, url, stdout: () => stdout, printed };
+}
+
+async function endAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
 describe('tare serve with CLI hand-off on pglite', () => {
   let dir: string;
   let work: string;
+  const children: ChildProcess[] = [];
   let child: ChildProcess;
   let stdout = '';
   let url: string;
-  let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  let exit: Serving['exit'];
+  /** The first start, on a port another program holds. */
+  let portTaken: Run;
+  let busyPort: number;
+  let handleLeft: boolean;
   const env = () => ({ TARE_DATA_DIR: dir });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tare-serve-'));
     work = await mkdtemp(join(tmpdir(), 'tare-serve-files-'));
-    child = spawn(process.execPath, [BIN, 'serve'], {
-      cwd: REPO_ROOT,
-      env: baseEnv({ TARE_DATA_DIR: dir, PORT: '0' }),
-    });
-    exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => {
-        stdout += chunk;
-        const match = /Tare is listening on (http:\/\/\S+)/.exec(stdout);
-        if (match) resolve(match[1]!);
-      });
-      void exit.then(({ code }) => reject(new Error(`tare serve exited (${code}) before listening: ${stderr}`)));
-    });
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      busyPort = (blocker.address() as AddressInfo).port;
+      portTaken = await tare(['serve'], { TARE_DATA_DIR: dir, PORT: String(busyPort) });
+      handleLeft = existsSync(join(dir, 'server.json'));
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    const serving = await startServe(env(), children);
+    ({ child, exit, url } = serving);
+    stdout = serving.stdout();
   }, SLOW);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exit;
-    }
+    await endAll(children);
     if (dir) await rm(dir, { recursive: true, force: true });
     if (work) await rm(work, { recursive: true, force: true });
   });
@@ -329,6 +463,24 @@ describe('tare serve with CLI hand-off on pglite', () => {
     return match[1]!;
   };
 
+  it('when the first start finds its port taken, then it says so in one line, exits 1 and shows no key yet', () => {
+    expect(portTaken.code).toBe(1);
+    expect(portTaken.stderr).toBe(
+      `error: port ${busyPort} on 127.0.0.1 is already in use; stop what listens there, or set PORT to another port (PORT=0 picks a free one)\n`,
+    );
+    expect(portTaken.stdout).not.toMatch(/apik_/);
+    expect(handleLeft).toBe(false);
+  });
+
+  it('when a second serve starts on the same data dir, then it says which server holds it and exits 1', async () => {
+    const second = await tare(['serve'], { ...env(), PORT: '0' });
+    expect(second).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: another Tare server (pid ${child.pid}, ${url}) is using ${dir}; stop it first, or set TARE_DATA_DIR to another directory\n`,
+    });
+  });
+
   it('when serve starts on an empty data dir, then it leaves a private handle file for the CLI', async () => {
     const handlePath = join(dir, 'server.json');
     const handle = JSON.parse(await readFile(handlePath, 'utf8'));
@@ -336,7 +488,7 @@ describe('tare serve with CLI hand-off on pglite', () => {
     expect(statSync(handlePath).mode & 0o777).toBe(0o600);
   });
 
-  it('when serve starts for the first time, then the printed curl works with the printed demo key', async () => {
+  it('when serve starts after that failed first start, then the printed curl works with the printed demo key', async () => {
     const key = demoKey();
     const curl = /curl -H "Authorization: Bearer (\S+)" "(\S+\/api\/v1\/app-settings\?locale=en)"/.exec(stdout);
     expect(curl, stdout).not.toBeNull();
@@ -434,6 +586,21 @@ describe('tare serve with CLI hand-off on pglite', () => {
       child.kill('SIGTERM');
       expect(await exit).toEqual({ code: 0, signal: null });
       expect(existsSync(join(dir, 'server.json'))).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    'when serve starts again on that store, then it shows no key but one line on how to get one',
+    async () => {
+      const again = await startServe(env(), children);
+      const printed = await again.printed(/API keys: .*\n/);
+      expect(printed).not.toMatch(/apik_/);
+      expect(printed.trimEnd().split('\n').at(-1)).toBe(
+        'API keys: npx tare keys create --shop DOMAIN, or npx tare demo for a demo-shop key',
+      );
+      again.child.kill('SIGTERM');
+      expect(await again.exit).toEqual({ code: 0, signal: null });
     },
     SLOW,
   );
