@@ -1,33 +1,46 @@
 #!/usr/bin/env node
-// Runs the bundle in dist/ when it is at least as new as every source file (`npm install`
-// builds it); otherwise, e.g. while editing, runs the TypeScript sources through tsx.
+// Runs the bundle in dist/ (`npm install` builds it). When a source file is newer, e.g. after a
+// `git pull` or while editing, it rebuilds the bundle first (~0.3 s of CPU, against ~2 s per
+// command for compiling the TypeScript through tsx); tsx remains the fallback if that fails.
 import { readdirSync, statSync } from 'node:fs';
 
 const here = new URL('.', import.meta.url);
 const bundle = new URL('../dist/tare.js', here);
+const sources = ['../src/', '../../contracts/src/'].map((dir) => new URL(dir, here));
+const manifests = ['../package.json', '../../contracts/package.json'].map((file) => new URL(file, here));
 
-function newestSource(dir) {
-  let newest = 0;
+function newest(dir) {
+  let time = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = new URL(entry.name + (entry.isDirectory() ? '/' : ''), dir);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+    time = Math.max(time, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
   }
-  return newest;
+  return time;
 }
 
-function bundleIsFresh() {
+const newestSource = () => Math.max(...sources.map(newest), ...manifests.map((file) => statSync(file).mtimeMs));
+
+function bundleIsFresh(stamp) {
   try {
-    const built = statSync(bundle).mtimeMs;
-    return (
-      built >= newestSource(new URL('../src/', here)) && built >= newestSource(new URL('../../contracts/src/', here))
-    );
+    return statSync(bundle).mtimeMs >= stamp;
   } catch {
     return false;
   }
 }
 
+async function rebuilt(stamp) {
+  try {
+    const { bundle: build } = await import('../scripts/bundle.mjs');
+    await build({ stamp });
+    return bundleIsFresh(stamp);
+  } catch {
+    return false; // e.g. a read-only install: tsx still runs the sources
+  }
+}
+
 let main;
-if (bundleIsFresh()) {
+const stamp = newestSource();
+if (bundleIsFresh(stamp) || (await rebuilt(stamp))) {
   process.setSourceMapsEnabled(true);
   ({ main } = await import(bundle.href));
 } else {
