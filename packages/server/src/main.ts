@@ -52,6 +52,7 @@ export async function startServer(options: {
     idempotencyRetentionHours: config.idempotencyRetentionHours,
     gateway: options.gateway,
     sandboxDelivery: config.sandboxDelivery,
+    reconcileMinutes: config.reconcileMinutes,
   });
   const app = await buildApp({
     ...services,
