@@ -10,9 +10,9 @@ import type { ImportShop } from '../../src/services/catalog-import/import-docume
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
 
-/** A real server on port 0 over the given database, silent logs. */
+/** A real server on port 0 over the given database, silent logs, no periodic reconciliation. */
 export function startTestServer(db: Db, env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', TARE_RECONCILE_MINUTES: '0', ...env });
   return startServer({ config, logger: createLogger('silent'), db });
 }
 
