@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // Whatever a test file started (tare serve, CLI runs) is killed when the file ends.
+    setupFiles: ['packages/server/test/support/child-processes-setup.ts'],
     // Type-level tests (*.test-d.ts) run through the TypeScript compiler as part of `npm test`.
     typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },

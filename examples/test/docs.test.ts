@@ -12,28 +12,31 @@
  * Both get TARE_URL and TARE_API_KEY (and the store's TARE_DATA_DIR for `npx tare` commands).
  * Other blocks (`console`, `json`, `text`, `http`) are shown, never run. The `ts` blocks are also
  * type-checked as an integrator's strict project would.
+ *
+ * The guides run one after the other, each server on a copy of one demo store made once for the
+ * file (a first start's migrations and demo load are most of a start-up), so that each test's
+ * time is its own guide's and not that of every guide at once on a shared machine. Servers and
+ * the guides' processes run in process groups that are killed when the test ends, fails or
+ * times out (support/tare-process.ts). Links and the import format: docs-standalone.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { TareClient, TareError } from '@tare/client';
 import { ERROR_STATUS } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startTare } from './support/tare-process.js';
+import { runGroup } from '../../packages/server/test/support/child-processes.js';
+import { type Block, fencedBlocks } from './support/markdown.js';
+import { REPO_ROOT, demoTemplate, startTare } from './support/tare-process.js';
 
 const GUIDES_DIR = join(REPO_ROOT, 'docs/guides');
 const SNIPPETS_DIR = join(REPO_ROOT, 'examples/.snippets');
-const RUN_TIMEOUT_MS = 120_000;
+// A guide takes well under a minute on a loaded 2-core machine; past RUN_LIMIT_MS its processes
+// are killed and the test fails with their output, before TEST_TIMEOUT_MS would fail it without.
+const TEST_TIMEOUT_MS = 120_000;
+const RUN_LIMIT_MS = 100_000;
 const SHOWN_OR_RUN = ['ts', 'sh', 'console', 'text', 'json', 'http'];
-
-interface Block {
-  info: string;
-  /** 1-based line of the opening fence. */
-  fenceLine: number;
-  code: string[];
-}
 
 interface Guide {
   name: string;
@@ -50,32 +53,6 @@ const guides: Guide[] = readdirSync(GUIDES_DIR)
     const markdown = readFileSync(path, 'utf8');
     return { name: file.replace(/\.md$/, ''), path, markdown, blocks: fencedBlocks(markdown) };
   });
-
-/** Fenced code blocks (``` or ~~~, up to 3 spaces of indent) with their info string and lines. */
-function fencedBlocks(markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  let open: { block: Block; fence: string; indent: number } | undefined;
-  lines.forEach((line, index) => {
-    if (!open) {
-      const m = /^( {0,3})(`{3,}|~{3,})\s*(.*)$/.exec(line);
-      if (m) {
-        const block = { info: m[3]!.trim(), fenceLine: index + 1, code: [] };
-        open = { block, fence: m[2]!, indent: m[1]!.length };
-        blocks.push(block);
-      }
-      return;
-    }
-    const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-    if (close && close[1]![0] === open.fence[0] && close[1]!.length >= open.fence.length) {
-      open = undefined;
-      return;
-    }
-    open.block.code.push(line.slice(Math.min(open.indent, line.length - line.trimStart().length)));
-  });
-  if (open) throw new Error(`unclosed code fence at line ${open.block.fenceLine}`);
-  return blocks;
-}
 
 const runnable = (guide: Guide) => guide.blocks.filter((b) => b.info === 'ts' || b.info === 'sh');
 
@@ -108,16 +85,9 @@ function run(
   file: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      file,
-      args,
-      { cwd: REPO_ROOT, env, timeout: RUN_TIMEOUT_MS, maxBuffer: 16 << 20 },
-      (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
-    );
-  });
+  signal: AbortSignal,
+): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+  return runGroup(file, args, { cwd: REPO_ROOT, env, signal, timeoutMs: RUN_LIMIT_MS });
 }
 
 /** The reader's environment: theirs, minus what would point Tare's CLI at another store. */
@@ -128,6 +98,7 @@ function readerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
+  await demoTemplate();
   await rm(SNIPPETS_DIR, { recursive: true, force: true });
   await mkdir(SNIPPETS_DIR, { recursive: true });
   for (const guide of guides) await writeFile(snippetFile(guide), moduleOf(guide));
@@ -138,13 +109,13 @@ beforeAll(async () => {
     include: ['*.ts'],
   };
   await writeFile(join(SNIPPETS_DIR, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-});
+}, TEST_TIMEOUT_MS);
 
 afterAll(async () => {
   await rm(SNIPPETS_DIR, { recursive: true, force: true });
 });
 
-describe.concurrent('docs/guides', () => {
+describe('docs/guides', () => {
   it('there are guides, each with runnable blocks', () => {
     expect(guides.map((g) => g.name)).toEqual(
       expect.arrayContaining(['cart-integration', 'errors', 'inventory', 'orders', 'quick-start']),
@@ -161,62 +132,31 @@ describe.concurrent('docs/guides', () => {
   for (const guide of guides) {
     it(
       `${guide.name}.md runs against a fresh demo shop`,
-      async () => {
-        const tare = await startTare();
-        try {
-          const env = readerEnv({ TARE_URL: tare.url, TARE_API_KEY: tare.apiKey, ...tare.storeEnv });
-          const result = await run(process.execPath, ['--import', 'tsx', snippetFile(guide)], env);
-          const where = `docs/guides/${guide.name}.md (run as ${relative(REPO_ROOT, snippetFile(guide))}, same line numbers)`;
-          expect(result.code, `${where} failed:\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
-        } finally {
-          await tare.dispose();
-        }
+      async ({ signal, onTestFinished }) => {
+        const tare = await startTare('pglite', { fromTemplate: true, signal });
+        onTestFinished(() => tare.dispose());
+        const env = readerEnv({ TARE_URL: tare.url, TARE_API_KEY: tare.apiKey, ...tare.storeEnv });
+        const result = await run(process.execPath, ['--import', 'tsx', snippetFile(guide)], env, signal);
+        const where = `docs/guides/${guide.name}.md (run as ${relative(REPO_ROOT, snippetFile(guide))}, same line numbers)`;
+        const how = result.timedOut ? `was killed after ${RUN_LIMIT_MS} ms` : 'failed';
+        expect(result.code, `${where} ${how}:\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
       },
-      RUN_TIMEOUT_MS,
+      TEST_TIMEOUT_MS,
     );
   }
 
   it(
     'the ts blocks type-check',
-    async () => {
+    async ({ signal }) => {
       const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-      const result = await run(process.execPath, [tsc, '-p', join(SNIPPETS_DIR, 'tsconfig.json')], process.env);
+      const args = [tsc, '-p', join(SNIPPETS_DIR, 'tsconfig.json')];
+      const result = await run(process.execPath, args, process.env, signal);
       expect(result.code, `line numbers are those of docs/guides/<guide>.md:\n${result.stdout}${result.stderr}`).toBe(
         0,
       );
     },
-    RUN_TIMEOUT_MS,
+    TEST_TIMEOUT_MS,
   );
-
-  it('every relative link in the guides and in the README points at an existing file and heading', () => {
-    const readme = join(REPO_ROOT, 'README.md');
-    const index = join(GUIDES_DIR, 'README.md');
-    const sources = [...guides.map((g) => g.path), index, readme];
-    const broken: string[] = [];
-    for (const source of sources) {
-      for (const { target, line } of relativeLinks(readFileSync(source, 'utf8'))) {
-        const [file = '', anchor] = target.split('#');
-        const path = file ? resolve(dirname(source), decodeURI(file)) : source;
-        const at = `${relative(REPO_ROOT, source)}:${line} → ${target}`;
-        if (!existsSync(path)) broken.push(`${at}: no such file`);
-        else if (anchor && path.endsWith('.md') && !headingSlugs(readFileSync(path, 'utf8')).has(anchor)) {
-          broken.push(`${at}: no heading #${anchor}`);
-        } else if (anchor === undefined && file.endsWith('/') && !statSync(path).isDirectory()) {
-          broken.push(`${at}: not a directory`);
-        }
-      }
-    }
-    expect(broken).toEqual([]);
-    // Every guide is reachable from the README and from the guides' index.
-    const linked = (source: string) =>
-      new Set(
-        relativeLinks(readFileSync(source, 'utf8')).map((l) => resolve(dirname(source), l.target.split('#')[0]!)),
-      );
-    for (const guide of guides) {
-      expect(linked(readme).has(guide.path), `README.md links to ${guide.name}.md`).toBe(true);
-      expect(linked(index).has(guide.path), `docs/guides/README.md links to ${guide.name}.md`).toBe(true);
-    }
-  });
 
   it('the errors guide lists every error code with its status and the client error it becomes', async () => {
     const errors = guides.find((g) => g.name === 'errors')!;
@@ -248,37 +188,3 @@ describe.concurrent('docs/guides', () => {
     }
   });
 });
-
-/** `[text](target)` links outside code, except absolute URLs and mail links. */
-function relativeLinks(markdown: string): Array<{ target: string; line: number }> {
-  const links: Array<{ target: string; line: number }> = [];
-  const inCode = new Set(fencedBlocks(markdown).flatMap((b) => b.code.map((_, i) => b.fenceLine + i + 1)));
-  markdown.split('\n').forEach((text, index) => {
-    if (inCode.has(index + 1)) return;
-    const prose = text.replace(/`[^`]*`/g, '');
-    for (const m of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-      const target = m[1]!;
-      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) links.push({ target, line: index + 1 });
-    }
-  });
-  return links;
-}
-
-/** GitHub's anchors for a document's headings. */
-function headingSlugs(markdown: string): Set<string> {
-  const slugs = new Set<string>();
-  const inCode = new Set(fencedBlocks(markdown).flatMap((b) => b.code.map((_, i) => b.fenceLine + i + 1)));
-  const seen = new Map<string, number>();
-  markdown.split('\n').forEach((text, index) => {
-    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
-    if (!m || inCode.has(index + 1)) return;
-    const base = m[1]!
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-');
-    const count = seen.get(base) ?? 0;
-    seen.set(base, count + 1);
-    slugs.add(count === 0 ? base : `${base}-${count}`);
-  });
-  return slugs;
-}

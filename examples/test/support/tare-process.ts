@@ -1,14 +1,29 @@
 /**
- * Tare as a new user runs it: `tare serve` as a child process on its own store, the demo key it
- * prints on first start, CLI commands (handed to the server on PGlite), and restarts on the same
- * port so that a client keeps its base URL across them.
+ * Tare as a new user runs it: `tare serve` as a child process on its own store, with the demo
+ * shop and its key, CLI commands (handed to the server on PGlite), and restarts on the same port
+ * so that a client keeps its base URL across them.
+ *
+ * Every process runs through the test process registry (child-processes.ts): in a process group
+ * of its own, killed with everything it started whatever happens to the test.
+ *
+ * A server's first start on an empty store migrates it and loads the demo shop, the larger part
+ * of its start-up. A test file that starts several servers can ask for `fromTemplate`: each
+ * store is then a copy of one that `demoTemplate()` makes once per test process with
+ * `tare demo` (migrated, demo shop loaded, one key), and every server starts as on a second start.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  type GroupProcess,
+  type RunResult,
+  onTeardown,
+  runGroup,
+  spawnGroup,
+} from '../../../packages/server/test/support/child-processes.js';
 import type { Db } from '../../../packages/server/src/store/db.js';
 import { openDb } from '../../../packages/server/src/store/open-db.js';
 import { createPostgresDatabase } from '../../../packages/server/test/support/databases.js';
@@ -19,18 +34,23 @@ const DEMO_KEY = /^ {2}(apik_[a-z2-7]{16}_[0-9A-Za-z]{32,})$/m;
 
 export type StoreKind = 'pglite' | 'postgres';
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Run = RunResult;
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set, as in the server's suites. */
 export function storeKinds(): StoreKind[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+export interface StartOptions {
+  /** Kills the server and its commands when aborted: pass the test's `context.signal`. */
+  signal?: AbortSignal;
+  /** PGlite only: start on a copy of the demo template (see above) instead of an empty store. */
+  fromTemplate?: boolean;
+}
+
 export interface TareProcess {
+  /** The process group of the running server (undefined while stopped). */
+  readonly groupId: number | undefined;
   /** `http://127.0.0.1:<port>`; the same across restarts. */
   url: string;
   /** The demo shop's key printed on the first start. */
@@ -51,77 +71,128 @@ export interface TareProcess {
   dispose(): Promise<void>;
 }
 
-export async function startTare(kind: StoreKind = 'pglite'): Promise<TareProcess> {
+export async function startTare(kind: StoreKind = 'pglite', options: StartOptions = {}): Promise<TareProcess> {
+  const { signal } = options;
   const port = await freePort();
-  const store = await createStore(kind);
+  const store = await createStore(kind, options.fromTemplate ?? false);
   const env = userEnv({ ...store.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
+  let server: GroupProcess | undefined;
   let firstOutput = '';
 
   const start = async () => {
-    const proc = spawn(process.execPath, [BIN, 'serve'], { cwd: REPO_ROOT, env });
-    child = proc;
-    exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    const proc = spawnGroup(process.execPath, [BIN, 'serve'], { cwd: REPO_ROOT, env, signal });
+    server = proc;
     let stdout = '';
     let stderr = '';
-    proc.stderr!.on('data', (chunk) => (stderr += chunk));
+    proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await new Promise<void>((resolve, reject) => {
-      proc.stdout!.on('data', (chunk) => {
+      proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         if (stdout.includes('Tare is listening on')) resolve();
       });
-      proc.once('exit', (code) => reject(new Error(`tare serve exited (${code}) before listening:\n${stderr}`)));
+      void proc.exited.then(({ code, signal: by }) =>
+        reject(new Error(`tare serve exited (${code ?? by}) before listening:\n${stderr}`)),
+      );
     });
     firstOutput ||= stdout;
   };
 
-  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
+  const stop = async (how: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
+    await server?.kill(how);
   };
 
-  await start();
-  const key = DEMO_KEY.exec(firstOutput)?.[1];
-  if (!key) throw new Error(`no demo key in the first start's output:\n${firstOutput}`);
+  const dispose = async () => {
+    await stop('SIGKILL');
+    await store.dispose();
+  };
+
+  try {
+    await start();
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  const key = store.apiKey ?? DEMO_KEY.exec(firstOutput)?.[1];
+  if (!key) {
+    await dispose();
+    throw new Error(`no demo key in the first start's output:\n${firstOutput}`);
+  }
 
   return {
+    get groupId() {
+      return server?.running ? server.pid : undefined;
+    },
     url: `http://127.0.0.1:${port}`,
     apiKey: key,
     storeEnv: { ...store.env },
     stop,
     start,
     openStore: () => openDb({ databaseUrl: store.env.DATABASE_URL, dataDir: store.env.TARE_DATA_DIR }),
-    cli: (args) => run([BIN, ...args], env),
+    cli: (args) => run([BIN, ...args], env, signal),
     example: (script, args) =>
-      run(['--import', 'tsx', join('examples', script), ...args], {
-        ...process.env,
-        TARE_URL: `http://127.0.0.1:${port}`,
-        TARE_API_KEY: key,
-      }),
-    dispose: async () => {
-      await stop('SIGKILL');
-      await store.dispose();
-    },
+      run(
+        ['--import', 'tsx', join('examples', script), ...args],
+        { ...process.env, TARE_URL: `http://127.0.0.1:${port}`, TARE_API_KEY: key },
+        signal,
+      ),
+    dispose,
   };
 }
 
 /** `node <args>` from the repository root; never rejects, the exit code tells. */
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
+function run(args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Run> {
+  return runGroup(process.execPath, args, { cwd: REPO_ROOT, env, signal });
 }
 
-async function createStore(kind: StoreKind): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
+interface Store {
+  env: Record<string, string>;
+  /** The demo shop's key when the store already holds it (a copy of the template). */
+  apiKey?: string;
+  dispose(): Promise<void>;
+}
+
+async function createStore(kind: StoreKind, fromTemplate: boolean): Promise<Store> {
   if (kind === 'postgres') {
+    if (fromTemplate) throw new Error('the demo template is a PGlite store');
     const database = await createPostgresDatabase();
     return { env: { DATABASE_URL: database.url }, dispose: database.drop };
   }
+  const template = fromTemplate ? await demoTemplate() : undefined;
   const dir = await mkdtemp(join(tmpdir(), 'tare-example-'));
-  return { env: { TARE_DATA_DIR: dir }, dispose: () => rm(dir, { recursive: true, force: true }) };
+  const forget = onTeardown(() => rmSync(dir, { recursive: true, force: true }));
+  if (template) await cp(template.dir, dir, { recursive: true });
+  return {
+    env: { TARE_DATA_DIR: dir },
+    apiKey: template?.apiKey,
+    async dispose() {
+      forget();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let template: Promise<{ dir: string; apiKey: string }> | undefined;
+
+/**
+ * The demo template: a PGlite store as a first start leaves it, made once per test process by
+ * `tare demo` on an empty dir, and removed with the registry's teardowns (after the test file).
+ */
+export function demoTemplate(): Promise<{ dir: string; apiKey: string }> {
+  template ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tare-template-'));
+    onTeardown(() => {
+      rmSync(dir, { recursive: true, force: true });
+      template = undefined;
+    });
+    const demo = await run([BIN, 'demo'], userEnv({ TARE_DATA_DIR: dir, LOG_LEVEL: 'warn' }));
+    const apiKey = DEMO_KEY.exec(demo.stdout)?.[1];
+    if (demo.code !== 0 || !apiKey) {
+      throw new Error(`tare demo failed (${demo.code ?? demo.signal}):\n${demo.stdout}${demo.stderr}`);
+    }
+    return { dir, apiKey };
+  })();
+  template.catch(() => (template = undefined));
+  return template;
 }
 
 /** The caller's environment minus anything that would point Tare at another store or port. */
