@@ -2,19 +2,23 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './command.js';
 
 /**
- * The `--name VALUE` options and the positionals of one command. Every option is a string;
+ * The `--name VALUE` options, the `--flag` switches and the positionals of one command;
  * a mistake is one short line (`keys create: unknown option '--shp'`) before the usage text.
  */
-export function parseCommandArgs<Name extends string>(
+export function parseCommandArgs<Name extends string, Flag extends string = never>(
   command: string,
   args: string[],
   names: readonly Name[],
   usage: string,
-): { values: Partial<Record<Name, string>>; positionals: string[] } {
-  const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
+  flags: readonly Flag[] = [],
+): { values: Partial<Record<Name, string>> & Partial<Record<Flag, boolean>>; positionals: string[] } {
+  const options = Object.fromEntries([
+    ...names.map((name) => [name, { type: 'string' as const }]),
+    ...flags.map((flag) => [flag, { type: 'boolean' as const }]),
+  ]);
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
-    return { values: values as Partial<Record<Name, string>>, positionals };
+    return { values: values as Partial<Record<Name, string>> & Partial<Record<Flag, boolean>>, positionals };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const option = /'(-[^' ]+)/.exec(message)?.[1];

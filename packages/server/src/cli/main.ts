@@ -15,6 +15,8 @@ usage:
   tare keys list [--shop DOMAIN]
   tare keys revoke KEY_ID            KEY_ID as keys list shows it, or the whole apik_… key
   tare addon enable|disable --shop DOMAIN   switch the shop's order-editing add-on
+  tare reconcile [--shop DOMAIN] [--fix] [--json]
+                                     compare Tare's stock with the platform; --fix follows it
   tare demo                          load the demo shop and print a new demo key
   tare --version                     print the version
 

@@ -9,6 +9,7 @@ export const STORE_COMMANDS: Record<string, () => Promise<StoreCommand>> = {
   keys: async () => (await import('./keys.js')).keysCommand,
   demo: async () => (await import('./demo.js')).demoCommand,
   addon: async () => (await import('./addon.js')).addonCommand,
+  reconcile: async () => (await import('./reconcile.js')).reconcileCommand,
   migrate: async () => {
     const { migrate } = await import('../store/migrate.js');
     return async (ctx) => {

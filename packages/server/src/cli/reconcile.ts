@@ -1,0 +1,49 @@
+import { type ShopReconciliation, reconcile } from '../services/events/reconcile.js';
+import { parseCommandArgs } from './args.js';
+import { type StoreCommand, UsageError } from './command.js';
+
+const USAGE = 'usage: tare reconcile [--shop DOMAIN] [--fix] [--json]';
+
+/**
+ * `tare reconcile`: compares every level with the platform and reports the drift, the orders
+ * Tare could not book and the inbox's failures; `--fix` books what the platform placed since the
+ * last run and follows each drifting level (PRODUCT.md §14).
+ */
+export const reconcileCommand: StoreCommand = async (ctx, args) => {
+  const { values, positionals } = parseCommandArgs('reconcile', args, ['shop'], USAGE, ['fix', 'json']);
+  if (positionals.length) throw new UsageError(`reconcile: unexpected argument '${positionals[0]}'`, USAGE);
+  const fix = values.fix ?? false;
+  const report = await reconcile({ db: ctx.db, gateway: ctx.gateway }, { shopDomain: values.shop, fix });
+  if (fix) ctx.changed();
+  if (values.json) ctx.io.out(JSON.stringify(report, null, 2));
+  else for (const shop of report) for (const line of describe(shop, fix)) ctx.io.out(line);
+  return 0;
+};
+
+function describe(shop: ShopReconciliation, fix: boolean): string[] {
+  const lines = [
+    `${shop.shop}: ${shop.levels} level${shop.levels === 1 ? '' : 's'}, ${shop.drift.length} drifting` +
+      (fix ? `, ${shop.ordersSynced} order${shop.ordersSynced === 1 ? '' : 's'} checked` : ''),
+  ];
+  for (const d of shop.drift) {
+    const outcome = d.outcome ? ` → ${d.outcome}` : '';
+    lines.push(
+      `  variant ${d.variantId} at ${d.locationId}: platform shows ${d.platform}, Tare projects ${d.expected}` +
+        ` (since ${d.since.toISOString()})${outcome}`,
+    );
+  }
+  for (const order of shop.skippedOrders) {
+    for (const line of order.skipped) {
+      const what =
+        line.reason === 'unknown_variant'
+          ? `variant ${line.variantId} is not configured`
+          : 'its location is not configured';
+      lines.push(`  order ${order.orderId}, line ${line.lineItemId}: not booked, ${what}`);
+    }
+  }
+  const { pending, parked } = shop.inbox;
+  if (pending || parked) lines.push(`  events: ${pending} waiting, ${parked} failed and parked`);
+  if (shop.drift.length && !fix)
+    lines.push('  run `tare reconcile --fix` to book missing orders and follow the platform');
+  return lines;
+}
