@@ -54,11 +54,15 @@ export async function readLocalLevels(
   options: { forUpdate?: boolean } = {},
 ): Promise<PlatformLevel[]> {
   if (levels.length === 0) return [];
+  // Existing rows are locked in a fixed order (a level the platform never stocked reads 0).
   const { rows } = await tx.query<{ location_id: string; variant_id: string; available: string | null }>(
-    `SELECT w.location_id, w.variant_id, l.available
-     FROM unnest($2::text[], $3::text[]) AS w(location_id, variant_id)
-     LEFT JOIN local_platform_levels l ON l.shop_id = $1 AND l.location_id = w.location_id AND l.variant_id = w.variant_id
-     ORDER BY w.location_id COLLATE "C", w.variant_id COLLATE "C"${options.forUpdate ? ' FOR UPDATE OF l' : ''}`,
+    `WITH w AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS w(location_id, variant_id, n)),
+     found AS (
+       SELECT l.location_id, l.variant_id, l.available FROM local_platform_levels l
+       JOIN w ON w.location_id = l.location_id AND w.variant_id = l.variant_id
+       WHERE l.shop_id = $1 ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C"${options.forUpdate ? ' FOR UPDATE OF l' : ''})
+     SELECT w.location_id, w.variant_id, found.available
+     FROM w LEFT JOIN found ON found.location_id = w.location_id AND found.variant_id = w.variant_id ORDER BY w.n`,
     [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId)],
   );
   return rows.map((r) => ({ locationId: r.location_id, variantId: r.variant_id, available: Number(r.available ?? 0) }));
