@@ -24,5 +24,10 @@ export function demoBanner(token: string, baseUrl: string): string[] {
     `  curl -H "Authorization: Bearer ${token}" "${baseUrl}/api/v1/app-settings?locale=en"`,
     `  curl -H "Authorization: Bearer ${token}" "${baseUrl}/api/v1/products/1001"`,
     '',
+    'Shop in the sandbox (a cart, then add, checkout: see docs/guides/sandbox.md), and read the stock:',
+    '',
+    `  curl -X POST -H "Authorization: Bearer ${token}" "${baseUrl}/sandbox/carts"`,
+    `  curl -H "Authorization: Bearer ${token}" "${baseUrl}/api/v1/inventory/levels?locationId=70001&variantId=2001"`,
+    '',
   ];
 }

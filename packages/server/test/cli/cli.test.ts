@@ -534,6 +534,16 @@ describe('tare serve with CLI hand-off on pglite', () => {
     );
     expect(labels.unitPrice).toBe('Unit price');
     expect(labels.netWeight).toBe('Net weight');
+
+    // The sandbox curl opens a cart, and the stock curl reads the coffee's exact stock.
+    const cart = /curl -X POST -H "Authorization: Bearer (\S+)" "(\S+\/sandbox\/carts)"/.exec(stdout);
+    expect(cart, stdout).not.toBeNull();
+    const opened = await fetch(cart![2]!, { method: 'POST', headers: { Authorization: `Bearer ${cart![1]}` } });
+    expect(opened.status).toBe(201);
+    expect(((await opened.json()) as any).data).toMatchObject({ items: [], currency: 'USD' });
+    const stock = /curl -H "Authorization: Bearer (\S+)" "(\S+\/api\/v1\/inventory\/levels\?\S+)"/.exec(stdout);
+    const level = await fetch(stock![2]!, { headers: { Authorization: `Bearer ${stock![1]}` } });
+    expect(((await level.json()) as any).data.levels[0]).toMatchObject({ quantity: { value: 12.75, unit: 'kg' } });
   });
 
   it(
