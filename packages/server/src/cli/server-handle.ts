@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CommandError } from './command.js';
 
 /**
  * PGlite is one process's database: a second process opening the same data dir would corrupt
@@ -48,8 +49,9 @@ export async function awaitServerHandle(
     const handle = readServerHandle(dataDir);
     if (!handle) return undefined;
     if (handle.url) return { ...handle, url: handle.url };
-    if (Date.now() > deadline)
-      throw new Error(`The Tare server (pid ${handle.pid}) on ${dataDir} did not finish starting.`);
+    if (Date.now() > deadline) {
+      throw new CommandError(`the Tare server (pid ${handle.pid}) that holds ${dataDir} did not finish starting`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
