@@ -137,7 +137,7 @@ describe('OpenAPI document and docs page', () => {
       ['/sandbox/carts', 'post'],
       ['/sandbox/carts/{token}/checkout', 'post'],
       ['/sandbox/orders/{id}/refunds', 'post'],
-    ]) {
+    ] as const) {
       expect(Object.keys(doc.paths[path]![method]!.responses)).toContain('201');
       expect(Object.keys(doc.paths[path]![method]!.responses)).not.toContain('200');
     }

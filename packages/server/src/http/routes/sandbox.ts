@@ -16,6 +16,9 @@ export function sandboxRoutes(deps: { sandboxShop: SandboxShop }) {
       if (!(await deps.sandboxShop.servesShop(request.principal.shopId))) {
         throw errors.routeNotFound(request.method, request.url.split('?')[0] ?? '/');
       }
+      // An action sent without a body (`curl -X POST …/cancel`) reads as `{}`: its optional
+      // fields take their defaults, and a missing required field is named like any other.
+      if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT')) request.body = {};
     });
     await app.register(sandboxCartRoutes(deps));
     await app.register(sandboxMerchantRoutes(deps));

@@ -16,6 +16,14 @@ export type DeliveryMode = 'orderly' | 'chaos';
 /** The longest a chaos delivery is late, and the longest after commit its duplicate comes. */
 const CHAOS_MAX_DELAY_MS = 1500;
 
+/** Attempts of a sandbox transaction that PostgreSQL aborts to break a deadlock (or a serialization failure). */
+const MAX_ATTEMPTS = 5;
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 /**
  * How the sandbox shop's events reach Tare's inbox (PRODUCT.md §14–15). Every event is stored
  * in the transaction of the change it reports, so it is durable exactly when the change is.
@@ -59,20 +67,34 @@ export function createEventDelivery(deps: {
      */
     async transaction<T>(work: (tx: Queryable, emit: Emit) => Promise<T>): Promise<T> {
       const emitted: IncomingEvent[] = [];
-      const result = await deps.db.transaction((tx) => {
-        emitted.length = 0;
-        return work(tx, async (shopId, topic, payload) => {
-          const event: IncomingEvent = {
-            shopId,
-            eventId: `sandbox:${randomUUID()}`,
-            topic,
-            payload,
-            ...(chaos ? { notBefore: new Date(Date.now() + random() * CHAOS_MAX_DELAY_MS) } : {}),
-          };
-          await storeEvent(tx, event);
-          emitted.push(event);
+      const attempt = () =>
+        deps.db.transaction((tx) => {
+          emitted.length = 0;
+          return work(tx, async (shopId, topic, payload) => {
+            const event: IncomingEvent = {
+              shopId,
+              eventId: `sandbox:${randomUUID()}`,
+              topic,
+              payload,
+              ...(chaos ? { notBefore: new Date(Date.now() + random() * CHAOS_MAX_DELAY_MS) } : {}),
+            };
+            await storeEvent(tx, event);
+            emitted.push(event);
+          });
         });
-      });
+      let result: T;
+      // The platform's changes and Tare's processing of earlier events lock the same rows (the
+      // order, the platform's level) from opposite ends; a deadlock aborts one of them, and the
+      // platform, like any, tries its change again rather than fail the merchant's request.
+      for (let attempts = 1; ; attempts++) {
+        try {
+          result = await attempt();
+          break;
+        } catch (error) {
+          if (!isRetryable(error) || attempts >= MAX_ATTEMPTS) throw error;
+          await new Promise((resolve) => setTimeout(resolve, random() * 50 * attempts));
+        }
+      }
       if (chaos && !stopped) for (const event of emitted) redeliverLater(event);
       return result;
     },

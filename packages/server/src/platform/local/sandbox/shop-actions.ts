@@ -2,6 +2,7 @@ import type { SandboxCancelBody, SandboxCheckoutBody, SandboxRefundBody, Validat
 import { AppError, errors } from '../../../errors.js';
 import type { Queryable } from '../../../store/db.js';
 import { locationExists } from '../../../store/repositories/locations.js';
+import { lockOrderBookings } from '../../../store/repositories/order-bookings.js';
 import type { PlatformOrder, PlatformRefund } from '../../gateway.js';
 import { moveLocalLevels } from '../levels-repository.js';
 import { readLocalOrder, touchOrder, upsertLineItem, upsertOrder } from '../orders-repository.js';
@@ -20,6 +21,8 @@ type UnitMove = { locationId: string; variantId: string; by: number };
 
 /** The order, locked for this transaction; another shop's order is as unknown (404). */
 export async function lockOrder(tx: Queryable, shopId: string, orderId: string): Promise<PlatformOrder> {
+  // Tare's order lock first, then the order, as Tare's inbox and order edits take them.
+  await lockOrderBookings(tx, shopId, orderId);
   const order = await readLocalOrder(tx, shopId, orderId, true);
   if (!order) throw errors.notFound('order', orderId);
   return order;
