@@ -117,7 +117,8 @@ async function prepareStore(tmp: string, env: Record<string, string>): Promise<s
 
 let database: string | undefined;
 
-async function createDatabase(): Promise<string> {
+/** A fresh database `tare_bench_<random>` through BENCH_PG_URL; its URL. Dropped by `dropBenchDatabase`. */
+export async function createDatabase(): Promise<string> {
   const name = `tare_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();

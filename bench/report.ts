@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { CHUNK, type EventsResults, ORDER_LINES } from './events.js';
 import type { InventoryResults, Rate } from './inventory.js';
 import {
   BATCH_CLIENTS,
@@ -19,7 +20,16 @@ export interface Results {
   bareRssMb: number;
 }
 
-export const TARGETS = { startupMs: 3000, ratio: 0.7, p99Ms: 10, rssMb: 400, writeRatio: 0.5, batchGain: 20 };
+export const TARGETS = {
+  startupMs: 3000,
+  ratio: 0.7,
+  p99Ms: 10,
+  rssMb: 400,
+  writeRatio: 0.5,
+  batchGain: 20,
+  /** Time per order_placed event (three measured lines) ÷ time per single-entry adjustment. */
+  orderEventCost: 1.5,
+};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const rps = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -126,8 +136,44 @@ export function inventoryTable(r: InventoryResults): { markdown: string; missed:
   return render(rows);
 }
 
+/** The platform-event results as Markdown table rows, with whether the cost target is met. */
+export function eventsTable(r: EventsResults): { markdown: string; missed: string[] } {
+  const rows: Row[] = [];
+  for (const s of r.stores) {
+    const { adjustments: a, orders: o, trace } = s;
+    rows.push([
+      `${s.store}: \`order_placed\` events processed/s, ${ORDER_LINES} measured lines each, one worker (\`drainNow()\` of ${CHUNK} placed orders)`,
+      `**${o.perSecond.toFixed(1)}**/s (${o.msEach.toFixed(2)} ms each; ${o.count} events in ${o.seconds.toFixed(1)} s)`,
+      '—',
+      null,
+    ]);
+    const cpuOf =
+      s.store === 'PostgreSQL'
+        ? `bench process + PostgreSQL backends, of which PostgreSQL ${o.backendCpuUsEach.toFixed(0)} / ${a.backendCpuUsEach.toFixed(0)}`
+        : 'bench process, PGlite included';
+    rows.push([
+      `${s.store}: one order event ÷ one single-entry adjustment (\`createInventoryWriter\`, idempotency key), same store, alternating`,
+      `${o.msEach.toFixed(2)} / ${a.msEach.toFixed(2)} ms = **${s.ratio.toFixed(2)}×** (adjustments ${a.perSecond.toFixed(1)}/s, ` +
+        `${a.count} in ${a.seconds.toFixed(1)} s; per round median ${s.perRound.median.toFixed(2)}×, ` +
+        `${s.perRound.min.toFixed(2)}–${s.perRound.max.toFixed(2)}; CPU ${o.cpuUsEach.toFixed(0)} / ${a.cpuUsEach.toFixed(0)} µs ` +
+        `= ${s.cpuRatio.toFixed(2)}× (${cpuOf}); statements ${trace.orderEvent.statements.toFixed(1)} / ` +
+        `${trace.adjustment.statements.toFixed(1)})`,
+      `≤ ${TARGETS.orderEventCost}×`,
+      s.ratio <= TARGETS.orderEventCost,
+    ]);
+    rows.push([
+      `${s.store}: sandbox checkout commit → the order's \`sale\` rows committed, worker started, one order at a time`,
+      `p50 **${s.latency.p50.toFixed(1)}** / p99 **${s.latency.p99.toFixed(1)}** ms (max ${s.latency.max.toFixed(1)}, ${s.latency.samples} orders)`,
+      '—',
+      null,
+    ]);
+  }
+  return render(rows);
+}
+
 const HEADING = '## Latest results';
 export const INVENTORY_HEADING = '### Inventory writes';
+export const EVENTS_HEADING = '### Platform events';
 
 /** Replaces the "Latest results" section of README (up to the next `## ` heading), or appends it. */
 export function updateReadme(file: string, section: string): void {
@@ -144,18 +190,26 @@ export function updateReadme(file: string, section: string): void {
 }
 
 /**
- * Replaces only the "### Inventory writes" block at the end of "Latest results" (a partial
- * `BENCH_ONLY=inventory` run keeps the read figures), or adds it there.
+ * Replaces only the `heading` block (e.g. "### Inventory writes", up to the next `### ` or the
+ * section's end) inside "Latest results", or adds it at the section's end: a partial run
+ * (`BENCH_ONLY=…`) keeps the other figures.
  */
-export function updateReadmeInventory(file: string, block: string): void {
+export function updateReadmeSubsection(file: string, heading: string, block: string): void {
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf(HEADING);
-  if (start < 0) return updateReadme(file, `${INVENTORY_HEADING}\n\n${block}`);
+  if (start < 0) return updateReadme(file, `${heading}\n\n${block}`);
   const nextSection = text.indexOf('\n## ', start + HEADING.length);
   const end = nextSection < 0 ? text.length : nextSection + 1;
-  const section = text.slice(start, end);
-  const sub = section.indexOf(INVENTORY_HEADING);
-  const kept = (sub < 0 ? section : section.slice(0, sub)).trimEnd();
-  const body = `${kept.slice(HEADING.length).trim()}\n\n${INVENTORY_HEADING}\n\n${block.trim()}`;
+  const section = text.slice(start + HEADING.length, end);
+  const fresh = `${heading}\n\n${block.trim()}`;
+  const sub = section.indexOf(`\n${heading}\n`);
+  let body: string;
+  if (sub < 0) {
+    body = `${section.trim()}\n\n${fresh}`;
+  } else {
+    const after = section.indexOf('\n### ', sub + heading.length + 1);
+    const rest = after < 0 ? '' : section.slice(after + 1).trim();
+    body = [section.slice(0, sub).trim(), fresh, rest].filter(Boolean).join('\n\n');
+  }
   updateReadme(file, body);
 }

@@ -1,8 +1,10 @@
 // `npm run bench`: start-up time, throughput/latency against a bare Fastify baseline, peak RSS,
-// and inventory writes (bench/inventory.ts). See bench/README.md. Env: BENCH_SECONDS (per read
-// measurement, default 10), BENCH_CPU_PROF=DIR (write V8 CPU profiles of the Tare server under
-// load into DIR), BENCH_ONLY=inventory (only the inventory writes; keeps the read figures in
-// the README), BENCH_INVENTORY_SECONDS and BENCH_PG_URL (see bench/inventory.ts).
+// inventory writes (bench/inventory.ts) and platform events (bench/events.ts). See
+// bench/README.md. Env: BENCH_SECONDS (per read measurement, default 10), BENCH_CPU_PROF=DIR
+// (write V8 CPU profiles of the Tare server under load into DIR), BENCH_ONLY=inventory or
+// BENCH_ONLY=events (only the inventory writes, or only the platform events; keeps the other
+// figures in the README), BENCH_INVENTORY_SECONDS and BENCH_PG_URL (see bench/inventory.ts),
+// BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,16 +12,19 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
+import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
 import {
+  EVENTS_HEADING,
+  eventsTable,
   INVENTORY_HEADING,
   inventoryTable,
   type Results,
   table,
   updateReadme,
-  updateReadmeInventory,
+  updateReadmeSubsection,
 } from './report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -30,7 +35,8 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'inventory') throw new Error(`BENCH_ONLY must be 'inventory' or unset, got '${ONLY}'`);
+if (ONLY !== '' && ONLY !== 'inventory' && ONLY !== 'events')
+  throw new Error(`BENCH_ONLY must be 'inventory', 'events' or unset, got '${ONLY}'`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -146,30 +152,41 @@ async function benchReads(): Promise<{ markdown: string; missed: string[]; heade
 }
 
 async function main(): Promise<void> {
-  // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited sources.
-  execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
-  const reads = ONLY === 'inventory' ? undefined : await benchReads();
-  const inventory = inventoryTable(await benchInventory(tmp, tareEnv));
+  // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited
+  // sources. The events benchmark runs the sources in process and needs no build.
+  if (ONLY !== 'events') execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
+  const reads = ONLY === '' ? await benchReads() : undefined;
+  const inventory = ONLY === 'events' ? undefined : inventoryTable(await benchInventory(tmp, tareEnv));
   const inventorySeconds = Number(process.env.BENCH_INVENTORY_SECONDS ?? 8);
+  const eventResults = ONLY === 'inventory' ? undefined : await benchEvents(tmp);
+  const events = eventResults && eventsTable(eventResults);
 
   const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const stamp = `${date} UTC · \`nproc\` ${nproc} · node ${process.version}`;
   const inventoryBlock =
+    inventory &&
     `${stamp} · PostgreSQL and PGlite, warm-up 1 s then ${inventorySeconds} s per measurement ` +
-    `(1-entry: 2 × ${inventorySeconds / 2} s alternating with the raw-SQL baseline)\n\n${inventory.markdown}`;
+      `(1-entry: 2 × ${inventorySeconds / 2} s alternating with the raw-SQL baseline)\n\n${inventory.markdown}`;
+  const eventsBlock =
+    eventResults &&
+    events &&
+    `${stamp} · in process on ${eventResults.stores.map((s) => s.store).join(' and ')}: ` +
+      `${eventResults.seconds} s of each throughput figure per store (after a warm-up), ` +
+      `${eventResults.latencyOrders} checkouts for the delay\n\n${events.markdown}`;
   const readme = path.join(ROOT, 'bench/README.md');
   if (reads) {
     updateReadme(
       readme,
-      `${stamp} · ${reads.header}\n\n${reads.markdown}\n\n${INVENTORY_HEADING}\n\n${inventoryBlock}`,
+      `${stamp} · ${reads.header}\n\n${reads.markdown}\n\n${INVENTORY_HEADING}\n\n${inventoryBlock}` +
+        (eventsBlock ? `\n\n${EVENTS_HEADING}\n\n${eventsBlock}` : ''),
     );
   } else {
-    updateReadmeInventory(readme, inventoryBlock);
+    if (inventoryBlock) updateReadmeSubsection(readme, INVENTORY_HEADING, inventoryBlock);
+    if (eventsBlock) updateReadmeSubsection(readme, EVENTS_HEADING, eventsBlock);
   }
-  const missed = [...(reads?.missed ?? []), ...inventory.missed];
-  if (reads) console.log(`\n${reads.markdown}\n`);
-  console.log(`\n${inventory.markdown}\n`);
+  const missed = [...(reads?.missed ?? []), ...(inventory?.missed ?? []), ...(events?.missed ?? [])];
+  for (const part of [reads, inventory, events]) if (part) console.log(`\n${part.markdown}\n`);
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
 }
 
