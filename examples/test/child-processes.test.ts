@@ -85,7 +85,7 @@ describe('processes started by tests', () => {
     const output = `${nested.stdout}${nested.stderr}`;
     expect(nested.code, output).toBe(1);
     expect(output).toContain('a simulated failure, with no dispose()');
-    expect(output).toContain('Test timed out in 1000ms');
+    expect(output).toContain('Test timed out in 5000ms');
     expect(reports.map((r) => r.scenario).sort()).toEqual(['failed', 'timed out', 'worker killed']);
   });
 

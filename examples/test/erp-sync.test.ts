@@ -47,8 +47,13 @@ describe.each(storeKinds())('examples/erp-sync.ts on %s', (kind) => {
   let tare: TareProcess;
   let work: string;
 
+  // Two processes, one after the other, each starting Tare: a hook for each, as each may take
+  // tens of seconds on a loaded machine.
   beforeAll(async () => {
     tare = await startTare(kind);
+  }, 60_000);
+
+  beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'tare-erp-'));
     await writeFile(join(work, 'flour.json'), JSON.stringify(flourCatalog()));
     const imported = await tare.cli(['import', join(work, 'flour.json')]);
