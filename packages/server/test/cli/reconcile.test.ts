@@ -11,7 +11,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SLOW = 60_000;
 
 function tare(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, TARE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = { ...process.env, TARE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   delete env.DATABASE_URL;
   return new Promise((resolve) => {
     execFile(
