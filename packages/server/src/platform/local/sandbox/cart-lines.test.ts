@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addLine,
+  type CartLine,
+  minorUnits,
+  propertyList,
+  sameProperties,
+  unitPrice,
+  variantIdOf,
+} from './cart-lines.js';
+
+const svc = (value: number, unit: string) =>
+  JSON.stringify({ measurement: { type: 'weight', dimensions: [{ unit, value }] } });
+
+describe('variantIdOf', () => {
+  it.each([
+    [2001, '2001'],
+    ['2001', '2001'],
+    ['gid://shopify/ProductVariant/2001', '2001'],
+  ])('when the id is %j, then the variant is %s', (id, expected) => {
+    expect(variantIdOf(id)).toBe(expected);
+  });
+});
+
+describe('propertyList', () => {
+  it('when properties are an object, then the list keeps its key order', () => {
+    expect(propertyList({ b: '1', a: '2' })).toEqual({
+      ok: true,
+      list: [
+        { name: 'b', value: '1' },
+        { name: 'a', value: '2' },
+      ],
+    });
+  });
+
+  it('when none are given, then the list is empty', () => {
+    expect(propertyList(undefined)).toEqual({ ok: true, list: [] });
+  });
+
+  it('when a list names a property twice, then the second is reported', () => {
+    expect(
+      propertyList([
+        { name: 'a', value: '1' },
+        { name: 'b', value: '1' },
+        { name: 'a', value: '2' },
+      ]),
+    ).toEqual({ ok: false, index: 2, name: 'a' });
+  });
+});
+
+describe('sameProperties', () => {
+  it.each([
+    [[], [], true],
+    [[{ name: 'a', value: '1' }], [{ name: 'a', value: '1' }], true],
+    [
+      [
+        { name: 'a', value: '1' },
+        { name: 'b', value: '2' },
+      ],
+      [
+        { name: 'b', value: '2' },
+        { name: 'a', value: '1' },
+      ],
+      true,
+    ],
+    [[{ name: 'a', value: '1' }], [{ name: 'a', value: '2' }], false],
+    [[{ name: 'a', value: '1' }], [], false],
+  ])('when %j and %j are compared, then they are the same: %s', (a, b, same) => {
+    expect(sameProperties(a, b)).toBe(same);
+  });
+});
+
+describe('unitPrice', () => {
+  const perKg = { price: '24.00', unit: 'kg', unitValue: '1' };
+  const per100g = { price: '24.00', unit: 'g', unitValue: '100' };
+
+  it.each([
+    ['2.5 kg of a variant sold per kg', perKg, svc(2.5, 'kg'), 'USD', '60.00'],
+    ['250 g of a variant sold per 100 g', per100g, svc(250, 'g'), 'USD', '60.00'],
+    ['1.333 kg (rounded half-even once)', perKg, svc(1.333, 'kg'), 'USD', '31.99'],
+    ['0.025 of a cent rounds to even', { price: '0.10', unit: 'kg', unitValue: '1' }, svc(0.25, 'kg'), 'USD', '0.02'],
+    ['0.035 rounds to even upward', { price: '0.10', unit: 'kg', unitValue: '1' }, svc(0.35, 'kg'), 'USD', '0.04'],
+    ['yen have no minor unit', { price: '2400', unit: 'kg', unitValue: '1' }, svc(2.5, 'kg'), 'JPY', '6000'],
+    ['a unit other than the variant’s is not measured', perKg, svc(2500, 'g'), 'USD', '24.00'],
+    ['broken _svc_data is not measured', perKg, '{"measurement":', 'USD', '24.00'],
+  ])('when %s, then the line costs %s', (_name, variant, raw, currency, expected) => {
+    expect(unitPrice(variant, [{ name: '_svc_data', value: raw }], currency)).toBe(expected);
+  });
+
+  it('when the line has no _svc_data, then it costs the variant price at the minor unit', () => {
+    expect(unitPrice({ price: '0.125', unit: 'kg', unitValue: '1' }, [], 'USD')).toBe('0.12');
+  });
+});
+
+describe('minorUnits', () => {
+  it.each([
+    ['60.00', 'USD', 6000],
+    ['0.02', 'USD', 2],
+    ['6000', 'JPY', 6000],
+    ['1.234', 'BHD', 1234],
+  ])('when %s %s is shown, then it is %i', (amount, currency, expected) => {
+    expect(minorUnits(amount, currency)).toBe(expected);
+  });
+});
+
+describe('addLine', () => {
+  const line = (quantity: number, properties: CartLine['properties'] = []) => ({
+    variantId: '2001',
+    productId: '1001',
+    quantity,
+    properties,
+    price: '24.00',
+  });
+
+  it('when an equal line is added with merging, then its quantity adds and its key stays', () => {
+    const first = addLine([], line(1, [{ name: 'a', value: '1' }]), true);
+
+    const second = addLine(first.lines, line(2, [{ name: 'a', value: '1' }]), true);
+
+    expect(second.index).toBe(0);
+    expect(second.lines).toEqual([{ ...first.lines[0], quantity: 3 }]);
+  });
+
+  it('when an equal line is added without merging, then it is a new line with another key', () => {
+    const first = addLine([], line(1), false);
+
+    const second = addLine(first.lines, line(1), false);
+
+    expect(second.index).toBe(1);
+    expect(second.lines[1]!.key).toMatch(/^2001:[0-9a-f]{32}$/);
+    expect(second.lines[1]!.key).not.toBe(second.lines[0]!.key);
+  });
+
+  it('when the cart is changed, then the list given is left as it was', () => {
+    const first = addLine([], line(1), true);
+    const before = structuredClone(first.lines);
+
+    addLine(first.lines, line(1), true);
+
+    expect(first.lines).toEqual(before);
+  });
+});
