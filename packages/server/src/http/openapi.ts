@@ -24,7 +24,7 @@ export interface RouteDoc {
   /** The success status when it is not 200: 201 for an operation that creates something. */
   okStatus?: 201;
   /**
-   * OpenAPI links of the 200 answer, by name: which of its values feed another operation, so
+   * OpenAPI links of the success answer (200, or `okStatus`), by name: which of its values feed another operation, so
    * that clients and stateful fuzzers (Schemathesis) chain real ids instead of guessing them.
    */
   links?: Record<string, LinkDoc>;
@@ -276,7 +276,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   // declared with the rest of the route's documentation, in `config.openapi`.
   app.addHook('onRoute', (route) => {
     const links = route.config?.openapi?.links;
-    if (links) route.links = { 200: links };
+    if (links) route.links = { [String(route.config?.openapi?.okStatus ?? 200)]: links };
   });
   const options: FastifyDynamicSwaggerOptions = {
     mode: 'dynamic',

@@ -307,6 +307,12 @@ describe('OpenAPI document and docs page', () => {
         'getVariant → adjustInventory',
         'getVariant → getProduct',
         'getVariant → setInventoryLevels',
+        'sandboxCreateCart → sandboxAddToCart',
+        'sandboxAddToCart → sandboxChangeCart',
+        'sandboxAddToCart → sandboxCheckout',
+        'sandboxCheckout → sandboxRefundOrder',
+        'sandboxCheckout → getOrder',
+        'sandboxGetOrder → sandboxCancelOrder',
       ]),
     );
   });

@@ -8,7 +8,7 @@ import {
 } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxShop } from '../../services/sandbox-shop.js';
-import { withTopLevel } from './sandbox-answer.js';
+import { orderLinks, withTopLevel } from './sandbox-answer.js';
 
 type CartRoute = { Params: SandboxCartParams };
 
@@ -27,6 +27,19 @@ export function sandboxCartRoutes(deps: { sandboxShop: SandboxShop }) {
             summary: 'Create an empty cart',
             errors: [404],
             okStatus: 201,
+            links: {
+              sandboxAddToCart: {
+                operationId: 'sandboxAddToCart',
+                description: 'Add one unit of the demo shop’s variant 2001 to this cart.',
+                parameters: { token: '$response.body#/token' },
+                requestBody: { items: [{ id: 2001, quantity: 1 }] },
+              },
+              sandboxGetCart: {
+                operationId: 'sandboxGetCart',
+                description: 'Read this cart.',
+                parameters: { token: '$response.body#/token' },
+              },
+            },
           },
         },
       },
@@ -60,6 +73,20 @@ export function sandboxCartRoutes(deps: { sandboxShop: SandboxShop }) {
               'All or nothing. A line with a valid `_svc_data` for its variant is priced by its measurement; ' +
               'equal lines merge when the shop’s `mergeMatchingLineItems` is true.',
             errors: [400, 404, 413, 415],
+            links: {
+              sandboxChangeCart: {
+                operationId: 'sandboxChangeCart',
+                description: 'Set the first line of this cart to two units.',
+                parameters: { token: '$request.path.token' },
+                requestBody: { key: '$response.body#/items/0/key', quantity: 2 },
+              },
+              sandboxCheckout: {
+                operationId: 'sandboxCheckout',
+                description: 'Check this cart out at the shop’s first location.',
+                parameters: { token: '$request.path.token' },
+                requestBody: {},
+              },
+            },
           },
         },
       },
@@ -98,6 +125,7 @@ export function sandboxCartRoutes(deps: { sandboxShop: SandboxShop }) {
               'the measured lines when the event is processed, asynchronously. The cart is consumed.',
             errors: [400, 404, 413, 415, 422],
             okStatus: 201,
+            links: orderLinks('$response.body#/order'),
           },
         },
       },

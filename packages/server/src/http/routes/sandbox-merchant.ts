@@ -10,7 +10,7 @@ import {
 } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxShop } from '../../services/sandbox-shop.js';
-import { withTopLevel } from './sandbox-answer.js';
+import { orderLinks, withTopLevel } from './sandbox-answer.js';
 
 type OrderRoute = { Params: SandboxOrderParams };
 
@@ -28,6 +28,7 @@ export function sandboxMerchantRoutes(deps: { sandboxShop: SandboxShop }) {
             operationId: 'sandboxGetOrder',
             summary: 'Read an order as the platform has it',
             errors: [400, 404],
+            links: orderLinks('$response.body#/order'),
           },
         },
       },
