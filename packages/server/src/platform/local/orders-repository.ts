@@ -49,52 +49,43 @@ export async function upsertLineItem(db: Queryable, shopId: string, line: LocalL
   return rowCount > 0;
 }
 
-interface LineRow {
-  id: string;
-  product_id: string | null;
-  variant_id: string | null;
-  quantity: number;
-  price: string;
-  fulfilled: boolean;
-  properties: { name: string; value: string }[];
-}
-
+/**
+ * The order with its lines and refunds, in one statement (numbers inside the JSON are text, so
+ * nothing passes through a float); locked against concurrent edits for `forUpdate`.
+ */
 export async function readLocalOrder(
   db: Queryable,
   shopId: string,
   orderId: string,
   forUpdate: boolean,
 ): Promise<PlatformOrder | undefined> {
-  const { rows } = await db.query<{ id: string; status: LocalOrder['status']; location_id: string; created_at: Date }>(
-    `SELECT id, status, location_id, created_at FROM local_platform_orders WHERE shop_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+  const { rows } = await db.query<{
+    id: string;
+    status: LocalOrder['status'];
+    location_id: string;
+    created_at: Date;
+    lines: PlatformLineItem[];
+    refunds: PlatformRefund[];
+  }>(
+    `SELECT o.id, o.status, o.location_id, o.created_at,
+       COALESCE((SELECT json_agg(json_build_object('id', l.id, 'productId', l.product_id, 'variantId', l.variant_id,
+           'quantity', l.quantity, 'price', l.price::text, 'fulfilled', l.fulfilled, 'properties', l.properties)
+           ORDER BY l.position, l.id)
+         FROM local_platform_line_items l WHERE l.shop_id = o.shop_id AND l.order_id = o.id), '[]') AS lines,
+       COALESCE((SELECT json_agg(json_build_object('id', r.id, 'lines', r.lines) ORDER BY r.created_at, r.id)
+         FROM local_platform_refunds r WHERE r.shop_id = o.shop_id AND r.order_id = o.id), '[]') AS refunds
+     FROM local_platform_orders o WHERE o.shop_id = $1 AND o.id = $2${forUpdate ? ' FOR UPDATE OF o' : ''}`,
     [shopId, orderId],
   );
   const order = rows[0];
   if (!order) return undefined;
-  const lines = await db.query<LineRow>(
-    `SELECT id, product_id, variant_id, quantity, price, fulfilled, properties FROM local_platform_line_items
-     WHERE shop_id = $1 AND order_id = $2 ORDER BY position, id`,
-    [shopId, orderId],
-  );
-  const refunds = await db.query<PlatformRefund>(
-    'SELECT id, lines FROM local_platform_refunds WHERE shop_id = $1 AND order_id = $2 ORDER BY created_at, id',
-    [shopId, orderId],
-  );
   return {
     id: order.id,
     status: order.status,
     locationId: order.location_id,
     createdAt: order.created_at,
-    refunds: refunds.rows,
-    lineItems: lines.rows.map((l) => ({
-      id: l.id,
-      productId: l.product_id,
-      variantId: l.variant_id,
-      quantity: l.quantity,
-      price: l.price,
-      fulfilled: l.fulfilled,
-      properties: l.properties,
-    })),
+    refunds: order.refunds,
+    lineItems: order.lines,
   };
 }
 

@@ -44,11 +44,14 @@ export async function followLevel(
   const { shopId, locationId, variantId } = level;
   let tare = await lockLevel(tx, level);
   if (!tare) return 'unknown';
-  const [platform] = await gateway.readLevels(tx, shopId, [{ locationId, variantId }]);
-  const shown = platform!.available;
+  const shownNow = async () => (await gateway.readLevels(tx, shopId, [{ locationId, variantId }]))[0]!.available;
+  let shown = await shownNow();
   if (shown !== tare.platformAvailable) {
     await syncChangedOrders(tx, gateway, { shopId, requestId: level.requestId });
     tare = (await lockLevel(tx, level))!;
+    // Booking those orders may have projected Tare's whole units onto the platform: the figure
+    // read before is stale then, and would be taken for the merchant's.
+    shown = await shownNow();
   }
   // With every order booked, a figure Tare still does not expect is the merchant's, and it is
   // measured against Tare's own whole units, so that the merchant's number is what stands.

@@ -5,7 +5,6 @@ import {
   claimDueEvent,
   type InboxEvent,
   markFailed,
-  markProcessed,
   PLATFORM_EVENT_STORED,
 } from '../../store/repositories/platform-events.js';
 import { processEvent } from './process-event.js';
@@ -26,8 +25,8 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
- * Works through the inbox: each event is processed in one transaction together with its
- * `processed` mark, so it is applied exactly once even with several instances (each claims
+ * Works through the inbox: each event is claimed and processed in one transaction, which
+ * commits its `processed` mark with its bookings, so it is applied exactly once even with several instances (each claims
  * with SKIP LOCKED) or a crash half-way (the transaction never committed: the event is still
  * pending). A failing event is retried with backoff and parked after `maxAttempts`, out of
  * the way of the others.
@@ -46,9 +45,7 @@ export function createInboxWorker(options: InboxWorkerOptions) {
       const outcome = await db.transaction(async (tx) => {
         claimed = await claimDueEvent(tx);
         if (!claimed) return undefined;
-        const result = await processEvent(tx, gateway, claimed);
-        await markProcessed(tx, claimed.id);
-        return result;
+        return processEvent(tx, gateway, claimed);
       });
       if (claimed)
         logger.info({ eventId: claimed.eventId, topic: claimed.topic, ...outcome }, 'platform event processed');

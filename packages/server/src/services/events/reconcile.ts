@@ -66,7 +66,8 @@ async function shopByDomain(db: Db, domain: string): Promise<Shop> {
 
 async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: Shop, fix: boolean) {
   const { db, gateway } = deps;
-  const requestId = `reconcile:${new Date().toISOString()}`;
+  const now = new Date();
+  const requestId = `reconcile:${now.toISOString()}`;
   const ordersSynced = fix
     ? await db.transaction((tx) => syncChangedOrders(tx, gateway, { shopId: shop.id, requestId }))
     : 0;
@@ -82,7 +83,7 @@ async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: S
         locationId: level.locationId,
         platform,
         expected,
-        since: level.driftSince ?? new Date(),
+        since: level.driftSince ?? now,
       });
     }
   });
@@ -104,6 +105,7 @@ async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: S
     db,
     shop.id,
     levels.map((l) => ({ ...l, drifting: drifting.has(`${l.locationId}/${l.variantId}`) })),
+    now,
   );
   await markReconciled(db, shop.id);
   return {

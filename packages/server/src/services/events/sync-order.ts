@@ -11,19 +11,17 @@ import { convertForStorage } from '../../domain/units.js';
 import type { PlatformGateway, PlatformOrder } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import type { LedgerOperation, LedgerReference } from '../../store/repositories/inventory.js';
-import { locationExists } from '../../store/repositories/locations.js';
 import {
   lockOrderBookings,
-  readBookings,
+  type OrderContext,
+  readOrderContext,
   saveBookings,
   type SkippedLine,
-  trackOrder,
+  type StoredBooking,
 } from '../../store/repositories/order-bookings.js';
-import { followsOrdersSince } from '../../store/repositories/platform-sync.js';
 import type { IdempotencyRequest } from '../idempotent.js';
 import { applyInventoryWrite, type InventoryEntry } from '../inventory/write-inventory.js';
 import { managedLines } from '../orders/managed-lines.js';
-import { lineVariantsOf } from '../orders/read-order.js';
 
 export interface OrderSync {
   shopId: string;
@@ -58,17 +56,21 @@ export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: O
   await lockOrderBookings(tx, shopId, orderId);
   const order = await gateway.readOrder(tx, shopId, orderId, { forUpdate: true });
   if (!order) return { found: false, booked: 0, skipped: [] };
-  const isNew = await trackOrder(tx, shopId, orderId);
-  const { lines, skipped, units } = await measuredLines(tx, shopId, order);
+  const context = await readOrderContext(tx, shopId, {
+    id: orderId,
+    locationId: order.locationId,
+    variantIds: [...new Set(order.lineItems.flatMap((l) => (l.variantId ? [l.variantId] : [])))],
+  });
+  const { isNew, bookings: existing } = context;
+  const { lines, skipped, units } = measuredLines(order, context);
   const target = targetBookings(
     lines,
     order.refunds.flatMap((r) => r.lines.map((l) => ({ refundId: r.id, ...l }))),
   );
   // Orders placed before Tare followed the shop are already in the stock it was given.
-  const alreadyInStock = sync.baseline || (isNew && order.createdAt < (await followsOrdersSince(tx, shopId)));
+  const alreadyInStock = sync.baseline || (isNew && order.createdAt < context.followsOrdersSince);
   let booked = 0;
   if (!alreadyInStock) {
-    const existing = await readBookings(tx, shopId, orderId);
     // A variant no line names any more (a removed line) keeps the unit it was booked in.
     for (const booking of existing.values())
       if (!units.has(booking.variantId)) units.set(booking.variantId, booking.unit);
@@ -93,13 +95,9 @@ export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: O
       booked += entries.length;
     }
   }
-  await saveBookings(
-    tx,
-    shopId,
-    orderId,
-    target.map((b) => ({ ...b, unit: units.get(b.variantId)! })),
-    skipped,
-  );
+  const now = target.map((b) => ({ ...b, unit: units.get(b.variantId)! }));
+  // A duplicate or an echo (the common case) finds everything booked and writes nothing.
+  if (isNew || !sameBookings(now, existing)) await saveBookings(tx, shopId, orderId, now, skipped);
   return { found: true, booked, skipped };
 }
 
@@ -109,13 +107,8 @@ export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: O
  * with a zero measure: the whole units the platform took for it are then expected, so they are
  * never mistaken for a merchant's change, and Tare's own level is projected back over them.
  */
-async function measuredLines(tx: Queryable, shopId: string, order: PlatformOrder) {
-  const variants = await lineVariantsOf(
-    tx,
-    shopId,
-    order.lineItems.map((l) => l.variantId),
-  );
-  const knownLocation = await locationExists(tx, shopId, order.locationId);
+function measuredLines(order: PlatformOrder, context: OrderContext) {
+  const { variants, locationKnown: knownLocation } = context;
   const measured = new Map(managedLines(order.lineItems, variants).map((m) => [m.line.id, m.measurement]));
   const lines: MeasuredLine[] = [];
   const skipped: SkippedLine[] = [];
@@ -155,6 +148,16 @@ interface BookingGroup {
 }
 
 /** The differences between target and booked, one group per ledger operation and reference. */
+function sameBookings(now: StoredBooking[], existing: Map<string, StoredBooking>): boolean {
+  return (
+    now.length === existing.size &&
+    now.every((b) => {
+      const have = existing.get(bookingKey(b));
+      return have !== undefined && have.amount.eq(b.amount) && have.units === b.units && have.unit === b.unit;
+    })
+  );
+}
+
 function changes(
   target: Booking[],
   existing: Map<string, Booking>,

@@ -17,46 +17,76 @@ export async function lockOrderBookings(tx: Queryable, shopId: string, orderId: 
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`tare:order:${shopId}:${orderId}`]);
 }
 
-/** Records that Tare follows the order; true the first time. */
-export async function trackOrder(tx: Queryable, shopId: string, orderId: string): Promise<boolean> {
-  const inserted = await tx.query(
-    'INSERT INTO tracked_orders (shop_id, order_id) VALUES ($1, $2) ON CONFLICT (shop_id, order_id) DO NOTHING',
-    [shopId, orderId],
-  );
-  return inserted.rowCount > 0;
-}
-
 export type StoredBooking = Booking & { unit: string };
 
-export async function readBookings(
-  tx: Queryable,
-  shopId: string,
-  orderId: string,
-): Promise<Map<string, StoredBooking>> {
-  const { rows } = await tx.query<{
-    line_item_id: string;
-    variant_id: string;
-    cause: BookingCause;
-    amount: string;
-    unit: string;
-    units: string;
-  }>(
-    `SELECT line_item_id, variant_id, cause, amount, unit, units FROM order_bookings
-     WHERE shop_id = $1 AND order_id = $2`,
-    [shopId, orderId],
-  );
-  const bookings = rows.map((r): StoredBooking => ({
-    lineItemId: r.line_item_id,
-    variantId: r.variant_id,
-    cause: r.cause,
-    amount: new Dec(r.amount),
-    unit: r.unit,
-    units: Number(r.units),
-  }));
-  return new Map(bookings.map((b) => [bookingKey(b), b]));
+/** What booking an order needs from Tare's side, read in one round trip (see `readOrderContext`). */
+export interface OrderContext {
+  /** True the first time Tare meets the order (it is tracked from now on). */
+  isNew: boolean;
+  locationKnown: boolean;
+  /** Orders created before this were already in the stock Tare was given. */
+  followsOrdersSince: Date;
+  /** The configured variants the order's lines name. */
+  variants: Map<string, { unit: string; unitValue: string }>;
+  bookings: Map<string, StoredBooking>;
 }
 
-/** Replaces the order's bookings and skipped lines with what is now booked. */
+/**
+ * Tracks the order and reads, in one statement, everything its booking needs: the variants its
+ * lines name, whether its location is known, since when the shop is followed, and what is
+ * booked. Call it under `lockOrderBookings`, in a later statement (a statement's snapshot is
+ * taken when it starts, so the lock must be held before).
+ */
+export async function readOrderContext(
+  tx: Queryable,
+  shopId: string,
+  order: { id: string; locationId: string; variantIds: string[] },
+): Promise<OrderContext> {
+  const { rows } = await tx.query<{
+    is_new: boolean;
+    location_known: boolean;
+    follows_orders_since: Date;
+    variants: { id: string; unit: string; unitValue: string }[];
+    bookings: {
+      lineItemId: string;
+      variantId: string;
+      cause: BookingCause;
+      amount: string;
+      unit: string;
+      units: string;
+    }[];
+  }>(
+    `WITH tracked AS (
+       INSERT INTO tracked_orders (shop_id, order_id) VALUES ($1, $2) ON CONFLICT (shop_id, order_id) DO NOTHING RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM tracked) AS is_new,
+       EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
+       (SELECT follows_orders_since FROM shops WHERE id = $1) AS follows_orders_since,
+       COALESCE((SELECT json_agg(json_build_object('id', v.id, 'unit', v.unit, 'unitValue', v.unit_value::text))
+         FROM variants v WHERE v.shop_id = $1 AND v.id = ANY($4::text[])), '[]') AS variants,
+       COALESCE((SELECT json_agg(json_build_object('lineItemId', b.line_item_id, 'variantId', b.variant_id,
+           'cause', b.cause, 'amount', b.amount::text, 'unit', b.unit, 'units', b.units::text))
+         FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = $2), '[]') AS bookings`,
+    [shopId, order.id, order.locationId, order.variantIds],
+  );
+  const row = rows[0]!;
+  const bookings = row.bookings.map((b): StoredBooking => ({
+    ...b,
+    amount: new Dec(b.amount),
+    units: Number(b.units),
+  }));
+  return {
+    isNew: row.is_new,
+    locationKnown: row.location_known,
+    followsOrdersSince: row.follows_orders_since,
+    variants: new Map(row.variants.map((v) => [v.id, { unit: v.unit, unitValue: v.unitValue }])),
+    bookings: new Map(bookings.map((b) => [bookingKey(b), b])),
+  };
+}
+
+/**
+ * Makes the order's bookings and skipped lines what is now booked, in one statement: rows of
+ * the new set are upserted, the others deleted (disjoint rows, so the parts cannot collide).
+ */
 export async function saveBookings(
   tx: Queryable,
   shopId: string,
@@ -64,27 +94,31 @@ export async function saveBookings(
   bookings: StoredBooking[],
   skipped: SkippedLine[],
 ): Promise<void> {
-  await tx.query('DELETE FROM order_bookings WHERE shop_id = $1 AND order_id = $2', [shopId, orderId]);
-  if (bookings.length) {
-    await tx.query(
-      `INSERT INTO order_bookings (shop_id, order_id, line_item_id, variant_id, cause, amount, unit, units)
-       SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::bigint[])`,
-      [
-        shopId,
-        orderId,
-        bookings.map((b) => b.lineItemId),
-        bookings.map((b) => b.variantId),
-        bookings.map((b) => b.cause),
-        bookings.map((b) => toPlainString(b.amount)),
-        bookings.map((b) => b.unit),
-        bookings.map((b) => b.units),
-      ],
-    );
-  }
   await tx.query(
-    `UPDATE tracked_orders SET skipped = $3, updated_at = now()
-     WHERE shop_id = $1 AND order_id = $2 AND skipped IS DISTINCT FROM $3::jsonb`,
-    [shopId, orderId, JSON.stringify(skipped)],
+    `WITH w AS (
+       SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::bigint[])
+         AS w(line_item_id, variant_id, cause, amount, unit, units)),
+     upserted AS (
+       INSERT INTO order_bookings (shop_id, order_id, line_item_id, variant_id, cause, amount, unit, units)
+       SELECT $1, $2, * FROM w
+       ON CONFLICT (shop_id, order_id, line_item_id, variant_id, cause) DO UPDATE
+         SET amount = EXCLUDED.amount, unit = EXCLUDED.unit, units = EXCLUDED.units),
+     deleted AS (
+       DELETE FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = $2 AND NOT EXISTS (
+         SELECT 1 FROM w WHERE w.line_item_id = b.line_item_id AND w.variant_id = b.variant_id AND w.cause = b.cause))
+     UPDATE tracked_orders SET skipped = $9, updated_at = now()
+     WHERE shop_id = $1 AND order_id = $2 AND skipped IS DISTINCT FROM $9::jsonb`,
+    [
+      shopId,
+      orderId,
+      bookings.map((b) => b.lineItemId),
+      bookings.map((b) => b.variantId),
+      bookings.map((b) => b.cause),
+      bookings.map((b) => toPlainString(b.amount)),
+      bookings.map((b) => b.unit),
+      bookings.map((b) => b.units),
+      JSON.stringify(skipped),
+    ],
   );
 }
 

@@ -46,8 +46,9 @@ export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<b
 }
 
 /**
- * The oldest due pending event, locked for this transaction; events another instance is
- * processing are skipped, so each is worked on by one instance at a time.
+ * Claims the oldest due pending event and marks it processed, in one statement: the caller
+ * processes it in the same transaction, so the mark commits with the processing or not at all.
+ * Events another instance is processing are skipped (each is worked on by one instance).
  */
 export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefined> {
   const { rows } = await tx.query<{
@@ -58,9 +59,10 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
     payload: PlatformEventPayload;
     attempts: number;
   }>(
-    `SELECT id, shop_id, event_id, topic, payload, attempts FROM platform_events
-     WHERE status = 'pending' AND next_attempt_at <= now()
-     ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    `UPDATE platform_events SET status = 'processed', processed_at = now(), attempts = attempts + 1, last_error = NULL
+     WHERE id = (SELECT id FROM platform_events WHERE status = 'pending' AND next_attempt_at <= now()
+                 ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, shop_id, event_id, topic, payload, attempts - 1 AS attempts`,
   );
   const row = rows[0];
   return row
@@ -73,14 +75,6 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
         attempts: row.attempts,
       }
     : undefined;
-}
-
-export async function markProcessed(tx: Queryable, id: string): Promise<void> {
-  await tx.query(
-    `UPDATE platform_events SET status = 'processed', processed_at = now(), attempts = attempts + 1, last_error = NULL
-     WHERE id = $1`,
-    [id],
-  );
 }
 
 /**

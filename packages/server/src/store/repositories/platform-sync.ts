@@ -1,13 +1,5 @@
 import type { Queryable } from '../db.js';
 
-/** Orders the platform created before this moment were already in the stock Tare was given. */
-export async function followsOrdersSince(db: Queryable, shopId: string): Promise<Date> {
-  const { rows } = await db.query<{ since: Date }>('SELECT follows_orders_since AS since FROM shops WHERE id = $1', [
-    shopId,
-  ]);
-  return rows[0]?.since ?? new Date(0);
-}
-
 /**
  * The shop's order watermark, locked for this transaction: orders changed on the platform since
  * then may not have reached Tare yet (null: ask for every order).

@@ -46,14 +46,21 @@ export async function recordDrift(
   db: Queryable,
   shopId: string,
   levels: { locationId: string; variantId: string; drifting: boolean }[],
+  now: Date,
 ): Promise<void> {
   if (levels.length === 0) return;
   await db.query(
-    `UPDATE inventory_levels l SET drift_since = CASE WHEN w.drifting THEN COALESCE(l.drift_since, now()) END
+    `UPDATE inventory_levels l SET drift_since = CASE WHEN w.drifting THEN COALESCE(l.drift_since, $5) END
      FROM unnest($2::text[], $3::text[], $4::boolean[]) AS w(location_id, variant_id, drifting)
      WHERE l.shop_id = $1 AND l.location_id = w.location_id AND l.variant_id = w.variant_id
        AND (l.drift_since IS NULL) = w.drifting`,
-    [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId), levels.map((l) => l.drifting)],
+    [
+      shopId,
+      levels.map((l) => l.locationId),
+      levels.map((l) => l.variantId),
+      levels.map((l) => l.drifting),
+      now.toISOString(),
+    ],
   );
 }
 
