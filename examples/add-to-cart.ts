@@ -9,6 +9,10 @@
  * and for the add-to-cart endpoint (numeric id, properties). The price and currency come from
  * the platform's storefront, which the app reads anyway; Tare supplies the measurement, the
  * rules and the shop's labels.
+ *
+ * With `--checkout`, the line then goes through Tare's sandbox shop (a cart, the line, checkout
+ * at the shop's first location) and the script prints the stock Tare holds once it has booked
+ * the order: the exact total, the platform's whole units and the ledger entry naming the order.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -92,6 +96,50 @@ export async function measuredCartLine(tare: TareClient, choice: MeasuredChoice)
   };
 }
 
+export interface CheckedOut {
+  orderId: string;
+  /** The level after Tare booked the order, as `GET /inventory/levels` reads it. */
+  level: { quantity: { value: number; unit: string }; platform: { available: number }; fraction: { value: number } };
+  /** The ledger entry of the order's sale. */
+  sale: { operation: string; delta: number; reference: { type: string; id: string | null } | null };
+}
+
+/**
+ * Buys the line in the sandbox shop (PRODUCT.md §15) and waits until Tare has booked it: the
+ * platform tells Tare with an event, which Tare books a moment later.
+ */
+export async function checkoutInSandbox(
+  tare: TareClient,
+  sandbox: { baseUrl: string; apiKey: string },
+  item: Extract<CartLine, { ok: true }>['addToCartItem'],
+  locationId: string,
+): Promise<CheckedOut> {
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${sandbox.baseUrl}/sandbox${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json();
+    if (!res.ok) throw new Error(`sandbox ${path}: ${answer.error?.message ?? res.status}`);
+    return answer.data;
+  };
+  const cart = await call('/carts', {});
+  await call(`/carts/${cart.token}/add`, { items: [item] });
+  const { order } = await call(`/carts/${cart.token}/checkout`, { locationId });
+  const variantId = String(item.id);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const { data } = await tare.inventory.ledgerPage({ locationId, variantId, limit: 10 });
+    const sale = data.entries.find((e) => e.reference?.type === 'order' && e.reference.id === order.id);
+    if (sale) {
+      const { levels } = (await tare.inventory.levels({ locationId, variantIds: [variantId] })).data;
+      return { orderId: order.id, level: levels[0]!, sale };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Tare did not book order ${order.id} within 20 s`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -103,11 +151,15 @@ async function main(): Promise<void> {
       currency: { type: 'string', default: 'USD' },
       locale: { type: 'string', default: 'en-US' },
       platform: { type: 'string', default: 'shopify' },
+      checkout: { type: 'boolean', default: false },
+      location: { type: 'string', default: '70001' },
     },
   });
   const { product, variant, value, price } = values;
   if (!product || !variant || !value || !price) {
-    throw new Error('usage: add-to-cart.ts --product ID --variant ID --value N --price P [--currency C] [--locale L]');
+    throw new Error(
+      'usage: add-to-cart.ts --product ID --variant ID --value N --price P [--currency C] [--locale L] [--checkout [--location ID]]',
+    );
   }
   const tare = new TareClient({
     apiKey: process.env.TARE_API_KEY ?? '',
@@ -124,7 +176,22 @@ async function main(): Promise<void> {
     platform: values.platform,
   });
   console.log(JSON.stringify(line, null, 2));
-  if (!line.ok) process.exitCode = 2;
+  if (!line.ok) {
+    process.exitCode = 2;
+    return;
+  }
+  if (values.checkout) {
+    const sandbox = {
+      baseUrl: process.env.TARE_URL ?? 'http://127.0.0.1:3000',
+      apiKey: process.env.TARE_API_KEY ?? '',
+    };
+    const done = await checkoutInSandbox(tare, sandbox, line.addToCartItem, values.location);
+    const { quantity, platform, fraction } = done.level;
+    console.log(
+      `order ${done.orderId} booked: ${done.sale.operation} ${done.sale.delta} ${quantity.unit}; ` +
+        `Tare holds ${quantity.value} ${quantity.unit} (platform ${platform.available} whole, ${fraction.value} ${quantity.unit} kept)`,
+    );
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -130,4 +130,15 @@ describe('examples/add-to-cart.ts', () => {
       },
     ]);
   });
+
+  it('when the customer checks out in the sandbox, then Tare books the order and holds the exact rest', async () => {
+    const run = await tare.example('add-to-cart.ts', [
+      ...['--product', '1001', '--variant', '2001', '--value', '2.5', '--price', '24.00', '--checkout'],
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    // The demo coffee had 12.75 kg: the platform took one whole unit, Tare the exact 2.5 kg.
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^order \d+ booked: sale -2\.5 kg; Tare holds 10\.25 kg \(platform 10 whole, 0\.25 kg kept\)$/,
+    );
+  });
 });
