@@ -20,9 +20,23 @@ const handlePath = (dataDir: string) => path.join(dataDir, 'server.json');
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A server killed with SIGKILL whose parent has not reaped it yet (in a container whose init
+ * does not reap orphans, it may stay so) still answers signal 0, but it is gone: on Linux its
+ * state in /proc is `Z`.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no /proc (macOS): signal 0 is the answer
   }
 }
 

@@ -280,7 +280,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
         ]);
         expect(parked.rows).toEqual([]);
       }),
-      { numRuns: driver.name === 'pglite' ? 12 : 8 },
+      { numRuns: driver.name === 'pglite' ? 12 : 8, endOnFailure: true },
     );
   });
 });

@@ -508,17 +508,15 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
       expect(await snapshot(db, shopId)).toEqual(before);
     });
 
-    it.each(['GET', 'POST'])('when the path is called with %s, then 405 allows PUT', async (method) => {
+    it.each(['POST', 'DELETE'])('when the path is called with %s, then 405 allows PUT and the read', async (method) => {
       const { key } = await seedShop(db, shopFixture());
 
-      const res =
-        method === 'GET'
-          ? await call(server, PATH, { key })
-          : await setLevels(server, key, body(entry('2001', 1, 'kg')), { method });
+      const res = await setLevels(server, key, body(entry('2001', 1, 'kg')), { method });
 
+      // GET (and HEAD) read the levels (GET /inventory/levels); PUT sets them.
       const error = expectErrorEnvelope(res, 405, 'method_not_allowed');
-      expect(error.details).toEqual({ allowed: ['PUT'] });
-      expect(res.headers.get('allow')).toBe('PUT');
+      expect([...error.details.allowed].sort()).toEqual(['GET', 'HEAD', 'PUT']);
+      expect(res.headers.get('allow')!.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'PUT']);
     });
   });
 

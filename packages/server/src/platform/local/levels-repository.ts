@@ -5,8 +5,9 @@ type LevelKey = Omit<PlatformLevel, 'available'>;
 
 /**
  * Compare-and-set of the embedded platform's levels in one statement: a level is written when
- * it shows what Tare expects (or Tare expects nothing); one that shows it already is left as it
- * is. Rows are locked in a fixed order (location, variant), so concurrent writers cannot deadlock.
+ * it shows what Tare expects (or Tare expects nothing). One that shows something else is
+ * moved, even when that happens to be the figure asked for: the platform changed unseen, and
+ * taking its figure as Tare's would absorb that change. Rows are locked in a fixed order (location, variant), so concurrent writers cannot deadlock.
  */
 export async function projectLocalLevels(
   tx: Queryable,
@@ -23,7 +24,7 @@ export async function projectLocalLevels(
        WHERE l.shop_id = $1 ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C" FOR UPDATE OF l),
      decided AS (
        SELECT w.location_id, w.variant_id, w.available, c.available AS current,
-         (w.expected IS NULL OR c.available IS NULL OR c.available = w.expected OR c.available = w.available) AS ok
+         (w.expected IS NULL OR c.available IS NULL OR c.available = w.expected) AS ok
        FROM w LEFT JOIN current c ON c.location_id = w.location_id AND c.variant_id = w.variant_id),
      written AS (
        INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
