@@ -11,7 +11,9 @@ import type {
 import { cartAnswer, orderAnswer, refundAnswer } from '../platform/local/sandbox/answers.js';
 import { addToCart, changeCart, createCart, readCart } from '../platform/local/sandbox/carts.js';
 import type { EventDelivery } from '../platform/local/sandbox/event-delivery.js';
-import { cancelOrder, checkout, fulfilOrder, lockOrder, refundOrder } from '../platform/local/sandbox/shop-actions.js';
+import { errors } from '../errors.js';
+import { readLocalOrder } from '../platform/local/orders-repository.js';
+import { cancelOrder, checkout, fulfilOrder, refundOrder } from '../platform/local/sandbox/shop-actions.js';
 import { readStock, setStock } from '../platform/local/sandbox/stock.js';
 import { platformOf } from '../platform/platform-of.js';
 import type { Db } from '../store/db.js';
@@ -54,8 +56,9 @@ export function createSandboxShop(deps: { db: Db; shops: ShopDirectory; delivery
     },
 
     async readOrder(shopId: string, orderId: string): Promise<{ order: SandboxOrder }> {
-      // Locked only for the read's own short transaction: the order as one consistent state.
-      const order = await db.transaction((tx) => lockOrder(tx, shopId, orderId));
+      // Not locked: a read must never wait for, or deadlock with, Tare's processing of the order.
+      const order = await readLocalOrder(db, shopId, orderId, false);
+      if (!order) throw errors.notFound('order', orderId);
       return { order: orderAnswer(order, await currencyOf(shopId)) };
     },
     async cancelOrder(shopId: string, orderId: string, body: SandboxCancelBody): Promise<{ order: SandboxOrder }> {
