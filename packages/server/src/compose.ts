@@ -97,6 +97,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     },
     async stop() {
       reaper.stop();
+      reconciler.stop();
       await sandboxShop.stop();
       await stopInbox().catch((err: unknown) => logger.warn({ err }, 'could not stop the event inbox'));
       // Shutting down must not fail because the store is already gone (a dropped connection,
