@@ -174,5 +174,5 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Two instances on one PostgreSQL',
       await Promise.all(dbs.map((db) => db.close()));
       await database.drop();
     }
-  });
+  }, 120_000);
 });

@@ -282,5 +282,6 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
       }),
       { numRuns: driver.name === 'pglite' ? 12 : 8, endOnFailure: true },
     );
-  });
+    // Each run seeds a shop and settles its inbox: 10–40 s on a loaded 2-core machine.
+  }, 240_000);
 });
