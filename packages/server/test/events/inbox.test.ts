@@ -8,29 +8,11 @@ import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { storeEvent } from '../../src/store/repositories/platform-events.js';
 import { createPostgresDatabase, testDrivers } from '../support/databases.js';
-import { seedShop, shopFixture, variantFixture } from '../support/harness.js';
-import { createPlatformSimulator } from '../support/platform-simulator.js';
+import { seedShop } from '../support/harness.js';
+import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
 const logger = createLogger('silent');
-
-function inboxShop() {
-  return shopFixture({
-    products: [
-      {
-        id: '1001',
-        title: 'Coffee',
-        measurementType: 'weight',
-        variants: [
-          {
-            ...variantFixture('2001', 'kg', 1),
-            inventory: [{ locationId: LOC, quantity: { value: 100, unit: 'kg' } }],
-          },
-        ],
-      },
-    ],
-  });
-}
 
 async function eventRows(db: Db, shopId: string) {
   const { rows } = await db.query<{ event_id: string; status: string; attempts: number; last_error: string | null }>(
@@ -58,7 +40,7 @@ describe.each(testDrivers())('Event inbox on %s', (driver) => {
   });
 
   it('when the same event is stored twice, then the inbox keeps it once and applies it once', async () => {
-    const { shopId } = await seedShop(db, inboxShop());
+    const { shopId } = await seedShop(db, coffeeShop({ kg: 100 }));
     const platform = createPlatformSimulator(db, shopId);
     const placed = await platform.placeOrder({
       id: '5001',
@@ -77,7 +59,7 @@ describe.each(testDrivers())('Event inbox on %s', (driver) => {
   });
 
   it('when processing fails, then the event is retried with backoff, parked after the last attempt, and the others go on', async () => {
-    const { shopId } = await seedShop(db, inboxShop());
+    const { shopId } = await seedShop(db, coffeeShop({ kg: 100 }));
     const platform = createPlatformSimulator(db, shopId);
     const local = createLocalGateway();
     // The platform cannot be read for order 5002 (a poisoned event); 5003 is fine.
@@ -136,7 +118,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Two instances on one PostgreSQL',
       for (let i = 0; i < 2; i++) dbs.push(await openPostgres({ connectionString: database.url, max: 4 }));
       const [a, b] = dbs as [Db, Db];
       await migrate(a);
-      const { shopId } = await seedShop(a, inboxShop());
+      const { shopId } = await seedShop(a, coffeeShop({ kg: 100 }));
       const platform = createPlatformSimulator(a, shopId);
       const orders = 40;
       for (let i = 0; i < orders; i++) {

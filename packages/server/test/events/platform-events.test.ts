@@ -4,31 +4,10 @@ import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInboxWorker, type InboxWorker } from '../../src/services/events/inbox-worker.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { seedShop, shopFixture, variantFixture } from '../support/harness.js';
-import { createPlatformSimulator } from '../support/platform-simulator.js';
+import { seedShop } from '../support/harness.js';
+import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
-
-/** Coffee by the kg (10 kg: the platform shows 10) and by 100 g (1,250 g: it shows 12). */
-function eventShop(settings: { platformStockChanges?: 'adopt' | 'override' } = {}) {
-  return shopFixture({
-    settings: { mergeMatchingLineItems: true, ...settings },
-    products: [
-      {
-        id: '1001',
-        title: 'Coffee',
-        measurementType: 'weight',
-        variants: [
-          { ...variantFixture('2001', 'kg', 1), inventory: [{ locationId: LOC, quantity: { value: 10, unit: 'kg' } }] },
-          {
-            ...variantFixture('2002', 'g', 100),
-            inventory: [{ locationId: LOC, quantity: { value: 1250, unit: 'g' } }],
-          },
-        ],
-      },
-    ],
-  });
-}
 
 async function level(db: Db, shopId: string, variantId: string) {
   const { rows } = await db.query<{ total: string; expected: string | null; platform: string | null }>(
@@ -76,8 +55,8 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
     worker = createInboxWorker({ db, gateway: createLocalGateway(), logger });
   });
 
-  async function shopWithSimulator(settings?: Parameters<typeof eventShop>[0]) {
-    const seeded = await seedShop(db, eventShop(settings));
+  async function shopWithSimulator(settings?: Parameters<typeof coffeeShop>[1]) {
+    const seeded = await seedShop(db, coffeeShop({ kg: 10, g: 1250 }, settings));
     return { ...seeded, platform: createPlatformSimulator(db, seeded.shopId) };
   }
 

@@ -9,8 +9,8 @@ import { createInventoryWriter } from '../../src/services/inventory/write-invent
 import { createOrderEditor } from '../../src/services/orders/edit-order.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { seedShop, shopFixture, variantFixture } from '../support/harness.js';
-import { createPlatformSimulator } from '../support/platform-simulator.js';
+import { seedShop } from '../support/harness.js';
+import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
 const gateway = createLocalGateway();
@@ -109,28 +109,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
     await fc.assert(
       fc.asyncProperty(fc.array(actionArb, { minLength: 4, maxLength: 18 }), fc.nat(), async (actions, seed) => {
         run++;
-        const { shopId, keyId } = await seedShop(
-          db,
-          shopFixture({
-            products: [
-              {
-                id: '1001',
-                title: 'Coffee',
-                measurementType: 'weight',
-                variants: [
-                  {
-                    ...variantFixture('2001', 'kg', 1),
-                    inventory: [{ locationId: LOC, quantity: { value: 20, unit: 'kg' } }],
-                  },
-                  {
-                    ...variantFixture('2002', 'g', 100),
-                    inventory: [{ locationId: LOC, quantity: { value: 2050, unit: 'g' } }],
-                  },
-                ],
-              },
-            ],
-          }),
-        );
+        const { shopId, keyId } = await seedShop(db, coffeeShop({ kg: 20, g: 2050 }));
         const platform = createPlatformSimulator(db, shopId);
         const worker = createInboxWorker({ db, gateway, logger });
         const writer = createInventoryWriter({ db, gateway });

@@ -3,32 +3,10 @@ import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { reconcile } from '../../src/services/events/reconcile.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { seedShop, shopFixture, variantFixture } from '../support/harness.js';
-import { createPlatformSimulator } from '../support/platform-simulator.js';
+import { seedShop } from '../support/harness.js';
+import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
-
-function reconcileShop() {
-  return shopFixture({
-    products: [
-      {
-        id: '1001',
-        title: 'Coffee',
-        measurementType: 'weight',
-        variants: [
-          {
-            ...variantFixture('2001', 'kg', 1),
-            inventory: [{ locationId: LOC, quantity: { value: 10.25, unit: 'kg' } }],
-          },
-          {
-            ...variantFixture('2002', 'g', 100),
-            inventory: [{ locationId: LOC, quantity: { value: 1250, unit: 'g' } }],
-          },
-        ],
-      },
-    ],
-  });
-}
 
 async function totals(db: Db, shopId: string) {
   const { rows } = await db.query<{ variant_id: string; total: string; platform: string }>(
@@ -50,13 +28,13 @@ describe.each(testDrivers())('Reconciliation on %s', (driver) => {
   });
 
   it('when nothing moved on the platform, then nothing drifts', async () => {
-    const { domain } = await seedShop(db, reconcileShop());
+    const { domain } = await seedShop(db, coffeeShop({ kg: 10.25, g: 1250 }));
     const [report] = await reconcile({ db, gateway }, { shopDomain: domain, fix: false });
     expect(report).toMatchObject({ shop: domain, levels: 2, drift: [], skippedOrders: [] });
   });
 
   it('when events never arrived, then the report names the drift and --fix books the orders and adopts the rest', async () => {
-    const { domain, shopId } = await seedShop(db, reconcileShop());
+    const { domain, shopId } = await seedShop(db, coffeeShop({ kg: 10.25, g: 1250 }));
     const platform = createPlatformSimulator(db, shopId);
     // Neither event reaches Tare: an order of 2 × 1.5 kg, then the merchant types 30 for 2002.
     await platform.placeOrder({

@@ -3,6 +3,7 @@ import type { Db } from '../../src/store/db.js';
 import { moveLocalLevels } from '../../src/platform/local/levels-repository.js';
 import { touchOrder, upsertLineItem, upsertOrder } from '../../src/platform/local/orders-repository.js';
 import { type PlatformEventTopic, storeEvent } from '../../src/store/repositories/platform-events.js';
+import { shopFixture, variantFixture } from './harness.js';
 
 /**
  * What happens on the embedded platform without Tare's involvement, written straight into its
@@ -109,5 +110,33 @@ function svcData(measure: NonNullable<SimulatedLine['measure']>): string {
   if (measure === 'invalid') return '{"measurement":{"type":"weight","dimensions":[]}}';
   return JSON.stringify({
     measurement: { type: measure.type ?? 'weight', dimensions: [{ unit: measure.unit, value: measure.value }] },
+  });
+}
+
+/**
+ * A shop selling coffee by the kg (variant 2001) and by 100 g (variant 2002) at location 70001,
+ * with the stock given (kg and g); what the event tests start from.
+ */
+export function coffeeShop(
+  stock: { kg: number; g?: number },
+  settings: { platformStockChanges?: 'adopt' | 'override' } = {},
+) {
+  const stocked = (id: string, unit: string, unitValue: number, value: number) => ({
+    ...variantFixture(id, unit, unitValue),
+    inventory: [{ locationId: '70001', quantity: { value, unit } }],
+  });
+  return shopFixture({
+    settings: { mergeMatchingLineItems: true, ...settings },
+    products: [
+      {
+        id: '1001',
+        title: 'Coffee',
+        measurementType: 'weight',
+        variants: [
+          stocked('2001', 'kg', 1, stock.kg),
+          ...(stock.g === undefined ? [] : [stocked('2002', 'g', 100, stock.g)]),
+        ],
+      },
+    ],
   });
 }
