@@ -365,9 +365,15 @@ describe.each(testDrivers())('Response envelope on $name', ({ create }) => {
         call(server, '/api/v1/orders/5001', { method: 'PATCH', body: '{"a":', headers: { ...auth, ...JSON_TYPE } }),
       ]);
       for (const res of answers) expectClientError(res);
-      // Odd but valid input is simply served.
-      const oddLocale = await call(server, '/api/v1/app-settings?locale=%00%7F', { headers: auth });
+      // Odd but valid input is simply served; a NUL is not storable text, so never valid input.
+      const oddLocale = await call(server, '/api/v1/app-settings?locale=%7F', { headers: auth });
       expect(oddLocale.status).toBe(200);
+      const nulLocale = await call(server, '/api/v1/app-settings?locale=%00%7F', { headers: auth });
+      expect(nulLocale.status).toBe(400);
+      expect(nulLocale.body.error.details).toEqual({
+        in: 'querystring',
+        errors: [{ path: '/locale', message: 'must not contain the NUL character (U+0000)' }],
+      });
     });
   });
 });

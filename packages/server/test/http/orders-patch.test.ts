@@ -670,6 +670,21 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
         bad('/edits/0/measurement/value', 'is too small to measure in the line unit'),
       ],
       [
+        'staffNote contains a NUL character',
+        { edits: [quantityEdit()], staffNote: 'a\u0000b' },
+        bad('/staffNote', 'must not contain the NUL character (U+0000)'),
+      ],
+      [
+        'staffNote contains a lone surrogate',
+        { edits: [quantityEdit()], staffNote: 'a\ud800b' },
+        bad('/staffNote', 'must be well-formed Unicode (it contains a lone surrogate)'),
+      ],
+      [
+        'the measurement unit contains a NUL character',
+        { edits: [{ lineItemId: '9001', measurement: weight(1.5, 'k\u0000g') }] },
+        bad('/edits/0/measurement/unit', 'must not contain the NUL character (U+0000)'),
+      ],
+      [
         'the measurement unit is of another type',
         { edits: [{ lineItemId: '9001', measurement: weight(1.5, 'm') }] },
         bad('/edits/0/measurement/unit', `unit 'm' is not a weight unit; use one of ${WEIGHT_UNITS}`),

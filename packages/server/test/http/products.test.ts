@@ -372,7 +372,8 @@ describe.each(testDrivers())('GET /api/v1/products/{productId} on $name', ({ cre
       expectErrorEnvelope(res, 404, 'not_found');
     });
 
-    it.each(['0', '101', '1.5', '-1', 'abc', ''])(
+    // Ajv would coerce the spellings Number() reads; only decimal digits are an integer here.
+    it.each(['0', '101', '1.5', '-1', 'abc', '', '0x10', '0b11', '0o7', '1e2', '+5', '5.0', ' 5'])(
       'when limit is %j, then 400 bad_request names /limit',
       async (limit) => {
         const { key } = await seedShop(db, shopFixture());

@@ -4,9 +4,11 @@ import { Dec } from '../../src/domain/decimal.js';
 import { type PlatformGateway, PlatformUnavailableError } from '../../src/platform/gateway.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
+import { ImportDocument } from '../../src/services/catalog-import/import-document.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
+import { pointerOf, stringLocations, withText } from '../support/schema-walk.js';
 
 const WEIGHT_UNITS = 'one of mg, g, kg, t, oz, lb, st';
 
@@ -650,6 +652,53 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         expect(result).toEqual({
           ok: false,
           issues: expected.map((issue) => ({ ...issue, message: issue.message.replace('DOMAIN', domain) })),
+        });
+        expect(await dump()).toEqual(before);
+      },
+    );
+
+    // Every string the file can carry, found from the file's schema (so a field added later is
+    // tried too), with text PostgreSQL cannot store as sent: the issue names it, nothing is written.
+    const textCases = stringLocations(ImportDocument).flatMap((location) =>
+      [
+        ['a NUL character', 'a\u0000b', 'must not contain the NUL character (U+0000)'],
+        ['a lone surrogate', 'a\ud800b', 'must be well-formed Unicode (it contains a lone surrogate)'],
+      ].map(
+        ([label, text, message]) =>
+          [`${pointerOf(location, text!)} (${location.kind})`, label!, location, text!, message!] as const,
+      ),
+    );
+
+    it('when the file schema is walked, then every free-text field is among the text cases', () => {
+      const tried = textCases.map(([where]) => where);
+      for (const where of [
+        '/shops/0/products/0/title (value)',
+        '/shops/0/products/0/variants/0/title (value)',
+        '/shops/0/products/0/variants/0/settings/onlineStore/presets/0/label (value)',
+        '/shops/0/locations/0/name (value)',
+        '/shops/0/orders/0/lineItems/0/properties/0/name (value)',
+        '/shops/0/orders/0/lineItems/0/properties/0/value (value)',
+        '/shops/0/labels/key/key (value)',
+        '/shops/0/labels/a\u0000b (key)',
+        '/shops/0/labels/key/a\u0000b (key)',
+      ]) {
+        expect(tried).toContain(where);
+      }
+    });
+
+    it.each(textCases)(
+      'when %s carries %s, then the issue names it and nothing is written',
+      async (_, __, location, text, message) => {
+        const doc = withText(sample(), ImportDocument, location, text);
+        const before = await dump();
+
+        const result = await importFile(doc);
+
+        const path = pointerOf(location, text);
+        const expected = location.kind === 'key' ? `has a field name that ${message}` : message;
+        expect(result).toEqual({
+          ok: false,
+          issues: [{ path, message: location.constrained ? expect.any(String) : expected }],
         });
         expect(await dump()).toEqual(before);
       },
