@@ -188,14 +188,15 @@ describe.each(testDrivers())('POST /api/v1/inventory/adjustments on $name', ({ c
       expect(await platformLevel(db, shopId, '2002')).toBe('12');
     });
 
-    it('when a conversion has more than 9 decimals, then it is rounded half-even to 9 decimals of the variant’s unit', async () => {
+    it('when a conversion is exact to 9 decimals of the variant’s unit, then exactly that is booked', async () => {
       const { key, shopId } = await seedShop(db, shopFixture());
 
-      // 1 g = 0.0022046226218… lb
-      const res = await adjust(server, key, body(entry('2003', 1, 'g')));
+      // 3.3 lb = 1.496854821 kg exactly (9 decimals).
+      const res = await adjust(server, key, body(entry('2001', 3.3, 'lb')));
 
-      expect(res.body.data.results).toEqual([result('2003', 0, 0.002204623, 'lb')]);
-      expect(await total(db, shopId, '2003')).toBe('0.002204623');
+      expect(res.body.data.results).toEqual([result('2001', 0, 1.496854821, 'kg')]);
+      expect(await total(db, shopId, '2001')).toBe('1.496854821');
+      expect(await platformLevel(db, shopId, '2001')).toBe('1');
     });
 
     it('when an adjustment takes the total below zero, then it is applied and the platform shows the floor', async () => {
@@ -422,6 +423,35 @@ describe.each(testDrivers())('POST /api/v1/inventory/adjustments on $name', ({ c
 
         const error = expectErrorEnvelope(res, 400, 'bad_request');
         expect(error.details).toEqual({ in: 'body', errors: [{ path: '/adjustments/0/delta/value', message }] });
+        expect(await snapshot(db, shopId)).toEqual(before);
+      },
+    );
+
+    const MORE_DECIMALS = 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit';
+    const inVariantUnit = (conversion: string, unit: string) =>
+      `${conversion} in the variant's unit, which needs more than 9 decimal places; send it in ${unit} with at most 9 decimal places`;
+    it.each([
+      ['1e-100 kg, which used to answer updated and book 0', entry('2001', 1e-100, 'kg'), MORE_DECIMALS],
+      ['0.0000000001 kg (10 decimals)', entry('2001', 0.0000000001, 'kg'), MORE_DECIMALS],
+      ['12.0000000001 kg', entry('2001', 12.0000000001, 'kg'), MORE_DECIMALS],
+      ['1e-10 t, more decimals in its own unit though 0.0000001 kg', entry('2001', 1e-10, 't'), MORE_DECIMALS],
+      ['1 oz on a kg variant', entry('2001', 1, 'oz'), inVariantUnit('1 oz is 0.028349523125 kg', 'kg')],
+      ['1 g on a lb variant', entry('2003', 1, 'g'), inVariantUnit('1 g is 0.00220462262184877580… lb', 'lb')],
+      [
+        '1e-7 mg on a per-100 g variant',
+        entry('2002', 0.0000001, 'mg'),
+        inVariantUnit('0.0000001 mg is 0.0000000001 g', 'g'),
+      ],
+    ])(
+      'when the delta is %s, then 400 names its value, nothing is rounded and nothing is written',
+      async (_label, rejected, message) => {
+        const { key, shopId, before } = await primedShop();
+
+        const valid = entry(rejected.variantId === '2003' ? '2001' : '2003', 1, 'lb');
+        const res = await adjust(server, key, body(valid, rejected));
+
+        const error = expectErrorEnvelope(res, 400, 'bad_request');
+        expect(error.details).toEqual({ in: 'body', errors: [{ path: '/adjustments/1/delta/value', message }] });
         expect(await snapshot(db, shopId)).toEqual(before);
       },
     );

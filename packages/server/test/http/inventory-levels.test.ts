@@ -60,10 +60,11 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
     it('when three levels are set, then the exact envelope lists them in request order, in each variant’s unit', async () => {
       const { key } = await primedShop();
 
+      // 1.36077711 kg is exactly 3 lb.
       const res = await setLevels(
         server,
         key,
-        body(entry('2003', 1, 'kg'), entry('2001', 12.75, 'kg'), entry('2002', 0.3, 'kg')),
+        body(entry('2003', 1.36077711, 'kg'), entry('2001', 12.75, 'kg'), entry('2002', 0.3, 'kg')),
       );
 
       expect(res.status).toBe(200);
@@ -74,11 +75,7 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
         data: {
           operation: 'set',
           locationId: '70001',
-          results: [
-            result('2003', 2, 2.204622622, 'lb'),
-            result('2001', 5, 12.75, 'kg'),
-            result('2002', 500, 300, 'g'),
-          ],
+          results: [result('2003', 2, 3, 'lb'), result('2001', 5, 12.75, 'kg'), result('2002', 500, 300, 'g')],
         },
         error: null,
         meta: {},
@@ -94,7 +91,7 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
       const res = await setLevels(
         server,
         key,
-        body(entry('2003', 1, 'kg'), entry('2001', 12.75, 'kg'), entry('2002', 0.3, 'kg')),
+        body(entry('2003', 1.36077711, 'kg'), entry('2001', 12.75, 'kg'), entry('2002', 0.3, 'kg')),
         {
           idempotencyKey,
         },
@@ -112,7 +109,7 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
         request_id: res.body.requestId,
       });
       expect(await ledgerOf(db, shopId, res.body.requestId)).toEqual([
-        ledgerRow('2003', '2', '2.204622622', '0.204622622', 'lb'),
+        ledgerRow('2003', '2', '3', '1', 'lb'),
         ledgerRow('2001', '5', '12.75', '7.75', 'kg'),
         ledgerRow('2002', '500', '300', '-200', 'g'),
       ]);
@@ -120,12 +117,12 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
       expect(state.levels).toEqual([
         { location_id: '70001', variant_id: '2001', total: '12.75', unit: 'kg' },
         { location_id: '70001', variant_id: '2002', total: '300', unit: 'g' },
-        { location_id: '70001', variant_id: '2003', total: '2.204622622', unit: 'lb' },
+        { location_id: '70001', variant_id: '2003', total: '3', unit: 'lb' },
       ]);
       expect(state.platform).toEqual([
         { location_id: '70001', variant_id: '2001', available: '12' },
         { location_id: '70001', variant_id: '2002', available: '3' },
-        { location_id: '70001', variant_id: '2003', available: '2' },
+        { location_id: '70001', variant_id: '2003', available: '3' },
       ]);
       expect(state.keys.find((k) => k.key === idempotencyKey)).toEqual({
         key: idempotencyKey,
@@ -420,6 +417,29 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
         const error = expectErrorEnvelope(res, 400, 'bad_request');
         expect(error.details.errors).toContainEqual({ path: '/levels/0/quantity/value', message });
         expect(error.details.errors.every((e: { path: string }) => e.path === '/levels/0/quantity/value')).toBe(true);
+        expect(await snapshot(db, shopId)).toEqual(before);
+      },
+    );
+
+    const MORE_DECIMALS = 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit';
+    it.each([
+      ['1e-100 kg', entry('2001', 1e-100, 'kg'), MORE_DECIMALS],
+      ['12.0000000001 kg (10 decimals)', entry('2001', 12.0000000001, 'kg'), MORE_DECIMALS],
+      [
+        '1 kg on a lb variant',
+        entry('2003', 1, 'kg'),
+        "1 kg is 2.20462262184877580722… lb in the variant's unit, which needs more than 9 decimal places; " +
+          'send it in lb with at most 9 decimal places',
+      ],
+    ])(
+      'when the quantity is %s, then 400 names its value, nothing is rounded and nothing is written',
+      async (_label, rejected, message) => {
+        const { key, shopId, before } = await primedShop();
+
+        const res = await setLevels(server, key, body(entry('2002', 1, 'kg'), rejected));
+
+        const error = expectErrorEnvelope(res, 400, 'bad_request');
+        expect(error.details).toEqual({ in: 'body', errors: [{ path: '/levels/1/quantity/value', message }] });
         expect(await snapshot(db, shopId)).toEqual(before);
       },
     );

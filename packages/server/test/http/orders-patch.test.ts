@@ -545,6 +545,8 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
     }
 
     const bad = (path: string, message: string) => ({ in: 'body', errors: [{ path, message }] });
+    const roundsIn = (conversion: string, unit: string) =>
+      `${conversion} in the variant's unit, which needs more than 9 decimal places; send it in ${unit} with at most 9 decimal places`;
     const quantityEdit = (lineItemId = '9001', quantity = 1) => ({ lineItemId, quantity });
 
     it.each(['abc', '5001x', '-5001', '1.5', '123456789012345678901'])(
@@ -665,9 +667,35 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
         bad('/edits/0/quantity', 'must be <= 2147483647'),
       ],
       [
-        'the measurement value rounds to 0 in the line unit',
+        'the measurement value has more than 9 decimal places',
+        { edits: [{ lineItemId: '9001', measurement: weight(1.0000000001) }] },
+        bad('/edits/0/measurement/value', 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit'),
+      ],
+      [
+        'the measurement value converts into the line unit with more than 9 decimals (it used to round to 0)',
         { edits: [{ lineItemId: '9001', measurement: weight(1e-7, 'g') }] },
-        bad('/edits/0/measurement/value', 'is too small to measure in the line unit'),
+        bad('/edits/0/measurement/value', roundsIn('0.0000001 g is 0.0000000001 kg', 'kg')),
+      ],
+      [
+        'the measurement is 1 oz on a kg line (0.028349523125 kg)',
+        { edits: [{ lineItemId: '9001', measurement: weight(1, 'oz') }] },
+        bad('/edits/0/measurement/value', roundsIn('1 oz is 0.028349523125 kg', 'kg')),
+      ],
+      [
+        'the measurement converts exactly but into more digits than its JSON number in _svc_data holds',
+        { edits: [{ lineItemId: '9002', measurement: weight(123456789012, 'lb') }] },
+        bad(
+          '/edits/0/measurement/value',
+          'is 55999057520.54303844 kg, more significant digits than a JSON number holds',
+        ),
+      ],
+      [
+        "the variant changes to one whose unit cannot hold the line's measurement exactly",
+        { edits: [{ lineItemId: '9001', variantId: '2003' }] },
+        bad(
+          '/edits/0/variantId',
+          `the line's ${roundsIn('1.25 kg is 2.75577827731096975903… lb', 'lb')}, as this edit's measurement`,
+        ),
       ],
       [
         'staffNote contains a NUL character',

@@ -245,7 +245,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       doc.shops[0].products[0].variants.push(
         stockedVariant('2002', 'g', 100, { value: 1.25, unit: 'kg' }),
         stockedVariant('2003', 'kg', 1, { value: 3.3, unit: 'lb' }),
-        stockedVariant('2004', 'lb', 1, { value: 1, unit: 'kg' }),
+        stockedVariant('2004', 'lb', 1, { value: 0.90718474, unit: 'kg' }),
       );
       const shopId = (await importValid(doc)).shops[0]!.id;
 
@@ -254,29 +254,18 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       expect(await ledger(shopId, '2002')).toEqual([
         expect.objectContaining({ quantity_before: '0', quantity_after: '1250', delta: '1250', unit: 'g' }),
       ]);
-      // 3.3 lb = 1.496854821 kg exactly; 1 kg = 2.20462262184877… lb, rounded half-even at 9 places.
+      // 3.3 lb = 1.496854821 kg and 0.90718474 kg = 2 lb, exactly: nothing to round.
       expect(await level(shopId, '2003')).toEqual({ total: '1.496854821', unit: 'kg' });
       expect(await platformLevel(shopId, '2003')).toBe('1');
-      expect(await level(shopId, '2004')).toEqual({ total: '2.204622622', unit: 'lb' });
+      expect(await level(shopId, '2004')).toEqual({ total: '2', unit: 'lb' });
       expect(await platformLevel(shopId, '2004')).toBe('2');
     });
 
-    it('when a converted value ends in an exact half at the 10th place, then it is rounded half to even', async () => {
+    it('when stock is given in the variant unit with 9 decimals, then it is stored exactly', async () => {
       const doc = sample();
-      doc.shops[0].products[0].variants.push(
-        stockedVariant('2002', 'kg', 1, { value: 0.0000025, unit: 'g' }), // 0.0000000025 kg
-        stockedVariant('2003', 'kg', 1, { value: 0.0000015, unit: 'g' }), // 0.0000000015 kg
-      );
+      doc.shops[0].products[0].variants[0].inventory[0].quantity.value = 12.000000001;
       const shopId = (await importValid(doc)).shops[0]!.id;
-      expect(await level(shopId, '2002')).toEqual({ total: '0.000000002', unit: 'kg' });
-      expect(await level(shopId, '2003')).toEqual({ total: '0.000000002', unit: 'kg' });
-    });
-
-    it('when stock is given in the variant unit, then it is stored exactly, with no rounding at all', async () => {
-      const doc = sample();
-      doc.shops[0].products[0].variants[0].inventory[0].quantity.value = 12.0000000001;
-      const shopId = (await importValid(doc)).shops[0]!.id;
-      expect(await level(shopId, '2001')).toEqual({ total: '12.0000000001', unit: 'kg' });
+      expect(await level(shopId, '2001')).toEqual({ total: '12.000000001', unit: 'kg' });
       expect(await platformLevel(shopId, '2001')).toBe('12');
     });
 
@@ -430,6 +419,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
 
   describe('errors', () => {
     const at = '/shops/0/products/0/variants/0';
+    const MORE_DECIMALS = 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit';
     const cases: [string, (doc: any) => void, { path: string; message: string }[]][] = [
       [
         'an unknown field',
@@ -604,6 +594,49 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
           d.shops[0].products[0].variants[0].unitMeasurement.value = 0;
         },
         [{ path: `${at}/unitMeasurement/value`, message: 'must be > 0' }],
+      ],
+      [
+        'stock with more than 9 decimal places',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory[0].quantity.value = 12.0000000001;
+        },
+        [{ path: `${at}/inventory/0/quantity/value`, message: MORE_DECIMALS }],
+      ],
+      [
+        'stock whose conversion into the variant unit would round (1 lb on a kg variant is exact, 1 kg on a lb one is not)',
+        (d) => {
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'lb';
+          d.shops[0].products[0].variants[0].inventory[0].quantity = { value: 1, unit: 'kg' };
+        },
+        [
+          {
+            path: `${at}/inventory/0/quantity/value`,
+            message:
+              "1 kg is 2.20462262184877580722… lb in the variant's unit, which needs more than 9 decimal places; " +
+              'send it in lb with at most 9 decimal places',
+          },
+        ],
+      ],
+      [
+        'stock whose conversion ends in a half at the 10th decimal place',
+        (d) => {
+          d.shops[0].products[0].variants[0].inventory[0].quantity = { value: 0.0000025, unit: 'g' };
+        },
+        [
+          {
+            path: `${at}/inventory/0/quantity/value`,
+            message:
+              "0.0000025 g is 0.0000000025 kg in the variant's unit, which needs more than 9 decimal places; " +
+              'send it in kg with at most 9 decimal places',
+          },
+        ],
+      ],
+      [
+        'a unit measurement with more than 9 decimal places',
+        (d) => {
+          d.shops[0].products[0].variants[0].unitMeasurement.value = 0.0000000001;
+        },
+        [{ path: `${at}/unitMeasurement/value`, message: MORE_DECIMALS }],
       ],
       [
         'number display style without rules',

@@ -1,5 +1,7 @@
 import type { ValidationIssue } from '@tare/contracts';
+import { decimalFromJson } from '../../domain/decimal.js';
 import { normalizeLocale } from '../../domain/labels.js';
+import { exactQuantity } from '../../domain/quantity.js';
 import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.js';
 import { compileChecker } from '../../domain/validation.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
@@ -70,11 +72,16 @@ function checkVariant(
   report: Report,
 ) {
   const unitsHint = `one of ${unitsOf(type).join(', ')}`;
-  if (!isUnitOfType(variant.unitMeasurement.unit, type)) {
-    report(
-      `${at}/unitMeasurement/unit`,
-      `unit '${variant.unitMeasurement.unit}' is not a ${type} unit; use ${unitsHint}`,
-    );
+  const unit = variant.unitMeasurement.unit;
+  const unitOk = isUnitOfType(unit, type);
+  if (!unitOk) {
+    report(`${at}/unitMeasurement/unit`, `unit '${unit}' is not a ${type} unit; use ${unitsHint}`);
+  }
+  // Stock and its whole-unit split are kept to 9 decimals of the unit: so is the unit measurement.
+  const exact = (value: number, from: string) => exactQuantity(decimalFromJson(value), from, unit);
+  if (unitOk && Number.isFinite(variant.unitMeasurement.value)) {
+    const checked = exact(variant.unitMeasurement.value, unit);
+    if (!checked.ok) report(`${at}/unitMeasurement/value`, checked.message);
   }
   const store = variant.settings.onlineStore;
   if (store.displayStyle === 'number') {
@@ -99,11 +106,14 @@ function checkVariant(
       report(`${path}/locationId`, `location '${entry.locationId}' is not in this shop's locations`);
     if (seen.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' appears twice`);
     seen.add(entry.locationId);
-    if (!Number.isFinite(entry.quantity.value) || entry.quantity.value < 0) {
-      report(`${path}/quantity/value`, 'must be a finite number of at least 0');
-    }
-    if (!isUnitOfType(entry.quantity.unit, type)) {
-      report(`${path}/quantity/unit`, `unit '${entry.quantity.unit}' is not a ${type} unit; use ${unitsHint}`);
+    const { value, unit: from } = entry.quantity;
+    const valueOk = Number.isFinite(value) && value >= 0;
+    if (!valueOk) report(`${path}/quantity/value`, 'must be a finite number of at least 0');
+    const fromOk = isUnitOfType(from, type);
+    if (!fromOk) report(`${path}/quantity/unit`, `unit '${from}' is not a ${type} unit; use ${unitsHint}`);
+    if (valueOk && fromOk && unitOk) {
+      const checked = exact(value, from);
+      if (!checked.ok) report(`${path}/quantity/value`, checked.message);
     }
   });
 }

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '@tare/contracts';
 import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
 import { type InventoryOperation, planLevel } from '../../domain/inventory.js';
+import { exactQuantity } from '../../domain/quantity.js';
 import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
 import { type LevelProjection, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
@@ -106,14 +107,22 @@ export async function applyInventoryWrite(
     );
   }
   const issues: ValidationIssue[] = [];
+  // Each entry's value in its variant's unit, exactly as sent: never rounded (PRODUCT.md §6).
+  const values: Dec[] = [];
   for (const entry of write.entries) {
     const level = levels.get(entry.variantId)!;
+    const at = (field: 'unit' | 'value') => (entry.field ? `${entry.path}/${entry.field}/${field}` : entry.path);
     if (!isUnitOfType(entry.unit, level.measurementType)) {
       issues.push({
-        path: entry.field ? `${entry.path}/${entry.field}/unit` : entry.path,
+        path: at('unit'),
         message: `unit '${entry.unit}' is not valid for variant ${level.variantId} (${level.measurementType}); use one of ${unitsOf(level.measurementType).join(', ')}`,
       });
+      continue;
     }
+    const sent = typeof entry.value === 'number' ? decimalFromJson(entry.value) : entry.value;
+    const exact = exactQuantity(sent, entry.unit, level.unit);
+    if (exact.ok) values.push(exact.value);
+    else issues.push({ path: at('value'), message: exact.message });
   }
   if (issues.length) throw errors.validation(issues, 'body');
 
@@ -121,13 +130,11 @@ export async function applyInventoryWrite(
   const projections: LevelProjection[] = [];
   const reference =
     write.reference ?? (write.idempotency ? { type: 'idempotency_key' as const, id: write.idempotency.key } : null);
-  const results = write.entries.map((entry): InventoryResult => {
+  const results = write.entries.map((entry, i): InventoryResult => {
     const level = levels.get(entry.variantId)!;
     const before = convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
-    const exact = typeof entry.value === 'number' ? decimalFromJson(entry.value) : entry.value;
-    const value = convertForStorage(exact, entry.unit, level.unit);
     const unitValue = new Dec(level.unitValue);
-    const plan = planLevel(write.operation, before, value, unitValue);
+    const plan = planLevel(write.operation, before, values[i]!, unitValue);
     // The platform's level is a whole number it stores as a 64-bit integer and the gateway
     // passes as a JS number: a total beyond that is bad input (400), not a database error (500).
     if (plan.platformInteger.abs().gt(Number.MAX_SAFE_INTEGER)) {

@@ -1,7 +1,8 @@
 import { type OrderEditBody, serializeSvcData, type ValidationIssue, withMeasurement } from '@tare/contracts';
-import { Dec, toJsonNumber } from '../../domain/decimal.js';
+import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
 import { consumption, linePrice } from '../../domain/order-lines.js';
-import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js';
+import { type ExactQuantity, exactConversion, exactQuantity } from '../../domain/quantity.js';
+import { isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
 import { type LineItemChange, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
@@ -121,7 +122,10 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   });
   await syncOrder(tx, gateway, { ...sync, pathOf: (variantId) => `/edits/${lastEdit.get(variantId) ?? 0}` });
   const updated = await gateway.readOrder(tx, shopId, orderId);
-  return { id: orderId, items: managedLines(updated!.lineItems, variants).map((m) => toOrderItem(m, shop.currency)) };
+  return {
+    id: orderId,
+    items: managedLines(updated!.lineItems, variants).map((m) => toOrderItem(m, shop.currency)),
+  };
 }
 
 interface Plan {
@@ -170,13 +174,23 @@ function planEdit(
       );
     }
   }
-  const requestedValue = e.measurement ? new Dec(String(e.measurement.value)) : measurement.value;
-  const requestedUnit = e.measurement?.unit ?? measurement.unit;
-  // A managed line's unit is its variant's unit (_svc_data rule), so values are stored in it.
-  const unit = variant?.unit ?? requestedUnit;
-  const value = convertForStorage(requestedValue, requestedUnit, unit);
+  // A managed line's unit is its variant's unit (_svc_data rule), so values are stored in it,
+  // exactly: a value that would round there is refused, never booked as something else.
+  const unit = variant?.unit ?? e.measurement?.unit ?? measurement.unit;
+  const exact = lineValue(
+    e.measurement
+      ? exactQuantity(decimalFromJson(e.measurement.value), e.measurement.unit, unit)
+      : // The line's own measurement, converted when the edit moves it to a variant of another unit.
+        exactConversion(measurement.value, measurement.unit, unit),
+    unit,
+  );
+  if (!exact.ok) {
+    return e.measurement
+      ? void report('/measurement/value', exact.message)
+      : void report('/variantId', `the line's ${exact.message}, as this edit's measurement`);
+  }
+  const value = exact.value;
   const quantity = e.quantity ?? line.quantity;
-  if (value.isZero()) return void report('/measurement/value', 'is too small to measure in the line unit');
   const same =
     quantity === line.quantity &&
     variantId === line.variantId &&
@@ -199,4 +213,16 @@ function planEdit(
   );
   const price = variant ? linePrice(variant.price, variant.unitValue, value, currency) : line.price;
   return { current, change: { lineItemId: line.id, variantId, quantity, price, properties }, before, after };
+}
+
+/**
+ * A measurement as the line will carry it: `_svc_data` holds it as a JSON number, so it must be
+ * one that a JSON number represents exactly.
+ */
+function lineValue(exact: ExactQuantity, unit: string): ExactQuantity {
+  if (!exact.ok || decimalFromJson(toJsonNumber(exact.value)).eq(exact.value)) return exact;
+  return {
+    ok: false,
+    message: `is ${toPlainString(exact.value)} ${unit}, more significant digits than a JSON number holds`,
+  };
 }
