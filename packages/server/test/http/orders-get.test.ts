@@ -3,7 +3,14 @@ import type { RunningServer } from '../../src/main.js';
 import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { call, expectErrorEnvelope, seedShop, shopFixture, startTestServer } from '../support/harness.js';
+import {
+  call,
+  expectErrorEnvelope,
+  seedShop,
+  shopFixture,
+  startTestServer,
+  variantFixture,
+} from '../support/harness.js';
 
 type Order = NonNullable<ImportShop['orders']>[number];
 type Line = Order['lineItems'][number];
@@ -161,7 +168,38 @@ describe.each(testDrivers())('GET /api/v1/orders/{orderId} on $name', ({ create 
 
       expect(res.body.items.map((item: { unitPrice: string }) => item.unitPrice)).toEqual([
         '$1.80 per 100 g',
-        '$0.01 per g', // a unit measurement in another unit than the line's is not used
+        '$10.00 per kg', // $5.00 for 500 g, quoted per the stated 1 kg (not "$0.01 per g")
+      ]);
+    });
+
+    it('when a line of a variant was charged a rounded price, then unitPrice is the variant’s price per its unit measurement', async () => {
+      const ribbon = {
+        id: '1003',
+        title: 'Ribbon',
+        measurementType: 'length' as const,
+        variants: [
+          { ...variantFixture('2201', 'm', 1), price: '2.50' },
+          { ...variantFixture('2202', 'cm', 100), price: '0.125' },
+        ],
+      };
+      const cut = (id: string, variantId: string, price: string, unit: string, value: number) =>
+        line(id, { productId: '1003', variantId, price, svc: svcData('length', [unit, value]) });
+      const lines = [
+        // $2.50 × 0.762 m = $1.905, charged $1.90: $1.90 ÷ 0.762 m would read "$2.49 per m".
+        cut('9021', '2201', '1.90', 'm', 0.762),
+        // $2.50 × 0.001 m = $0.0025, charged $0.00: "$0.00 per m" from the line's own price.
+        cut('9022', '2201', '0.00', 'm', 0.001),
+        // A price per 100 cm with more decimals than the currency's is quoted as it is.
+        cut('9023', '2202', '0.04', 'cm', 30),
+      ];
+      const { key } = await seedShop(db, shopFixture({ products: [ribbon], orders: [order(lines)] }));
+
+      const res = await call(server, '/api/v1/orders/5001', { key });
+
+      expect(res.body.items.map((item: { unitPrice: string }) => item.unitPrice)).toEqual([
+        '$2.50 per m',
+        '$2.50 per m',
+        '$0.125 per 100 cm',
       ]);
     });
 

@@ -436,6 +436,46 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       expect(after.platform).toEqual(before.platform);
     });
 
+    it('when a ribbon at $2.50 per m is cut to 0.762 m and then to 0.001 m, then its unitPrice still reads $2.50 per m', async () => {
+      const ribbon = {
+        id: '1003',
+        title: 'Ribbon',
+        measurementType: 'length' as const,
+        variants: [{ ...variantFixture('2201', 'm', 1), price: '2.50' }],
+      };
+      const { key, shopId } = await seedShop(
+        db,
+        editShop({
+          products: [ribbon],
+          orders: [
+            order('5001', 'open', [
+              line('9301', { productId: '1003', variantId: '2201', price: '2.50', svc: svcData('length', 'm', 1) }),
+            ]),
+          ],
+        }),
+      );
+      const cutTo = (value: number) =>
+        patch(server, key, { edits: [{ lineItemId: '9301', measurement: { type: 'length', value, unit: 'm' } }] });
+      const ribbonItem = (value: number) => ({
+        ...item('9301', '2201', 1, value, 'm', '$2.50 per m', '1003'),
+        measurement: { type: 'length', value, unit: 'm' },
+      });
+
+      const cut = await cutTo(0.762);
+
+      expect(cut.status).toBe(200);
+      expect(cut.body.items).toEqual([ribbonItem(0.762)]);
+      // $1.905 rounded half-even: the line's price is rounded, the quoted unit price is not.
+      expect(await lineRow(db, shopId, '9301')).toMatchObject({ price: '1.90' });
+
+      const tiny = await cutTo(0.001);
+
+      expect(tiny.status).toBe(200);
+      expect(tiny.body.items).toEqual([ribbonItem(0.001)]);
+      expect(await lineRow(db, shopId, '9301')).toMatchObject({ price: '0.00' });
+      expect((await call(server, '/api/v1/orders/5001', { key })).body.items).toEqual([ribbonItem(0.001)]);
+    });
+
     it('when the quantity is the largest 32-bit integer, then it is accepted', async () => {
       const { key, shopId } = await seedShop(db, editShop());
 

@@ -124,7 +124,7 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   const updated = await gateway.readOrder(tx, shopId, orderId);
   return {
     id: orderId,
-    items: managedLines(updated!.lineItems, variants).map((m) => toOrderItem(m, shop.currency)),
+    items: managedLines(updated!.lineItems, variants).map((m) => toOrderItem(m, shop.currency, variants)),
   };
 }
 

@@ -1,14 +1,17 @@
-import { type OrderItem, type ServiceData, validateSvcData } from '@tare/contracts';
+import { type OrderItem, type ServiceData, typeOfUnit, validateSvcData } from '@tare/contracts';
 import { Dec, decimalFromJson, toJsonNumber } from '../../domain/decimal.js';
-import { formatUnitPrice, type LineMeasurement } from '../../domain/order-lines.js';
+import { derivedUnitPrice, formatUnitPrice, type LineMeasurement } from '../../domain/order-lines.js';
 import type { PlatformLineItem } from '../../platform/gateway.js';
 
 export interface ManagedLine {
   line: PlatformLineItem;
   svcData: ServiceData;
   measurement: LineMeasurement;
-  /** The unit measurement the line's price is quoted per (100 for a variant sold per 100 g). */
-  unitValue: Dec;
+  /**
+   * The unit measurement the line's unit price is quoted per: the variant's (100 g for a variant
+   * sold per 100 g); for a line without a variant, the one its `_svc_data` states, else 1 of its unit.
+   */
+  per: { value: Dec; unit: string };
 }
 
 /** The configured variants an order's lines name, by id. */
@@ -26,31 +29,44 @@ export function managedLines(lines: PlatformLineItem[], variants: LineVariants):
     const checked = validateSvcData(raw, variant ? { unit: variant.unit } : undefined);
     if (!checked.ok) continue;
     const first = checked.data.measurement.dimensions[0];
-    // The variant's unit measurement; for a line without one, what `_svc_data` says in its unit.
+    const type = checked.data.measurement.type;
     const stated = checked.data.unitMeasurement;
-    const unitValue = variant
-      ? new Dec(variant.unitValue)
-      : stated?.unit === first.unit
-        ? decimalFromJson(stated.value)
-        : new Dec(1);
+    const per = variant
+      ? { value: new Dec(variant.unitValue), unit: variant.unit }
+      : stated && typeOfUnit(stated.unit) === type
+        ? { value: decimalFromJson(stated.value), unit: stated.unit }
+        : { value: new Dec(1), unit: first.unit };
     managed.push({
       line,
       svcData: checked.data,
-      measurement: { type: checked.data.measurement.type, value: decimalFromJson(first.value), unit: first.unit },
-      unitValue,
+      measurement: { type, value: decimalFromJson(first.value), unit: first.unit },
+      per,
     });
   }
   return managed;
 }
 
-export function toOrderItem(managed: ManagedLine, currency: string): OrderItem {
-  const { line, measurement, unitValue } = managed;
+/**
+ * A line as the API shows it. `unitPrice` quotes the variant's price per its unit measurement
+ * (PRODUCT.md §11: a variant's `price` is per `unitMeasurement`), whatever the line measures: the
+ * line's own price is rounded to the currency's minor unit, so a rate derived from it would read
+ * $2.49 for a $2.50-per-metre ribbon cut at 0.762 m. A line without a configured variant has
+ * only its own price to go by (`derivedUnitPrice`).
+ */
+export function toOrderItem(
+  managed: ManagedLine,
+  currency: string,
+  variants: ReadonlyMap<string, { price: string }>,
+): OrderItem {
+  const { line, measurement, per } = managed;
+  const variant = line.variantId ? variants.get(line.variantId) : undefined;
+  const price = variant?.price ?? derivedUnitPrice(line.price, measurement, per, currency);
   return {
     lineItemId: line.id,
     productId: line.productId,
     variantId: line.variantId,
     quantity: line.quantity,
     measurement: { type: measurement.type, value: toJsonNumber(measurement.value), unit: measurement.unit },
-    unitPrice: formatUnitPrice(line.price, measurement, currency, unitValue),
+    unitPrice: formatUnitPrice(price, per, currency),
   };
 }

@@ -25,7 +25,10 @@ export function createOrderReader(deps: { db: Db; gateway: PlatformGateway; shop
         order.lineItems.map((l) => l.variantId),
       ),
     ]);
-    return { id: order.id, items: managedLines(order.lineItems, variants).map((m) => toOrderItem(m, shop.currency)) };
+    return {
+      id: order.id,
+      items: managedLines(order.lineItems, variants).map((m) => toOrderItem(m, shop.currency, variants)),
+    };
   };
 }
 export type OrderReader = ReturnType<typeof createOrderReader>;
