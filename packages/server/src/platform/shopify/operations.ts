@@ -1,0 +1,248 @@
+/**
+ * Every GraphQL document Tare sends to Shopify's Admin API, in one place so that the fake Shopify
+ * of the tests validates each against its copy of the published schema (version 2026-04).
+ * Each document names the reference pages that justify its fields; nothing here may name a field
+ * those pages lack. Connections are read page by page (`pageInfo`), lists and objects whole.
+ */
+
+/**
+ * Variant → inventory item, for up to 250 variants at once.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/nodes
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/ProductVariant (inventoryItem: InventoryItem!)
+ */
+export const VARIANT_INVENTORY_ITEMS = /* GraphQL */ `
+  query VariantInventoryItems($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on ProductVariant {
+        id
+        inventoryItem {
+          id
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * The `available` quantity of up to 250 inventory items at one location; `inventoryLevel` is null
+ * where the item is not stocked there.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/InventoryItem (inventoryLevel(locationId: ID!))
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/InventoryLevel (quantities(names: [String!]!))
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/InventoryQuantity (name, quantity)
+ */
+export const INVENTORY_LEVELS_AT_LOCATION = /* GraphQL */ `
+  query InventoryLevelsAtLocation($inventoryItemIds: [ID!]!, $locationId: ID!) {
+    nodes(ids: $inventoryItemIds) {
+      ... on InventoryItem {
+        id
+        inventoryLevel(locationId: $locationId) {
+          quantities(names: ["available"]) {
+            name
+            quantity
+          }
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * Sets `available` absolutely, each quantity only while Shopify still shows its
+ * `changeFromQuantity` (mandatory since 2026-04; `null` opts one quantity out of the check), with
+ * the idempotency key mandatory since 2026-04 (a retry with the same key replays the first answer).
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/inventorySetQuantities
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/InventorySetQuantitiesInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/InventoryQuantityInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/InventorySetQuantitiesUserError
+ * https://shopify.dev/changelog/making-idempotency-mandatory-for-inventory-adjustments-and-refund-mutations
+ * https://shopify.dev/docs/api/usage/idempotent-requests (@idempotent(key: String!))
+ */
+export const SET_INVENTORY_QUANTITIES = /* GraphQL */ `
+  mutation SetInventoryQuantities($input: InventorySetQuantitiesInput!, $idempotencyKey: String!) {
+    inventorySetQuantities(input: $input) @idempotent(key: $idempotencyKey) {
+      inventoryAdjustmentGroup {
+        id
+      }
+      userErrors {
+        code
+        field
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * One order: its state, where its stock is taken, one page of its lines and the ids of its
+ * refunds (their lines are read with REFUND_LINE_ITEMS, a connection each).
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/order
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Order (createdAt, cancelledAt, closed,
+ *   retailLocation, fulfillmentOrders, lineItems, refunds)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/FulfillmentOrder (assignedLocation)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/FulfillmentOrderAssignedLocation (location)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/LineItem (quantity, currentQuantity,
+ *   unfulfilledQuantity, variant, product, customAttributes, originalUnitPriceSet)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Attribute (key, value)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MoneyBag (shopMoney)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MoneyV2 (amount: Decimal!)
+ */
+export const READ_ORDER = /* GraphQL */ `
+  query ReadOrder($id: ID!, $lineItemsAfter: String) {
+    order(id: $id) {
+      id
+      createdAt
+      cancelledAt
+      closed
+      retailLocation {
+        id
+      }
+      fulfillmentOrders(first: 10) {
+        nodes {
+          assignedLocation {
+            location {
+              id
+            }
+          }
+        }
+      }
+      lineItems(first: 50, after: $lineItemsAfter) {
+        nodes {
+          id
+          quantity
+          currentQuantity
+          unfulfilledQuantity
+          variant {
+            id
+          }
+          product {
+            id
+          }
+          customAttributes {
+            key
+            value
+          }
+          originalUnitPriceSet {
+            shopMoney {
+              amount
+            }
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+      refunds {
+        id
+      }
+    }
+  }
+`;
+
+/**
+ * One page of a refund's lines with how each was restocked.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/node
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Refund (refundLineItems)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/RefundLineItem (lineItem, quantity, restockType)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/enums/RefundLineItemRestockType
+ */
+export const REFUND_LINE_ITEMS = /* GraphQL */ `
+  query RefundLineItems($id: ID!, $after: String) {
+    node(id: $id) {
+      ... on Refund {
+        id
+        refundLineItems(first: 100, after: $after) {
+          nodes {
+            lineItem {
+              id
+            }
+            quantity
+            restockType
+          }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * Ids of the orders matching a search (`updated_at:>=…`), least recently updated first.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/orders (query, sortKey, first, after)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/enums/OrderSortKeys (UPDATED_AT)
+ */
+export const ORDERS_CHANGED_SINCE = /* GraphQL */ `
+  query OrdersChangedSince($query: String, $after: String) {
+    orders(first: 250, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        id
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+/**
+ * Opens an order edit: the calculated order stages changes until committed (or abandoned, by
+ * never committing it).
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/orderEditBegin
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/CalculatedOrder
+ */
+export const ORDER_EDIT_BEGIN = /* GraphQL */ `
+  mutation OrderEditBegin($id: ID!) {
+    orderEditBegin(id: $id) {
+      calculatedOrder {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * Stages a line's new quantity (0 removes it); `restock` puts removed units back on Shopify's
+ * stock.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/orderEditSetQuantity
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/CalculatedLineItem (id, quantity)
+ */
+export const ORDER_EDIT_SET_QUANTITY = /* GraphQL */ `
+  mutation OrderEditSetQuantity($id: ID!, $lineItemId: ID!, $quantity: Int!, $restock: Boolean) {
+    orderEditSetQuantity(id: $id, lineItemId: $lineItemId, quantity: $quantity, restock: $restock) {
+      calculatedLineItem {
+        id
+        quantity
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * Applies the staged changes to the order.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/orderEditCommit (id, notifyCustomer, staffNote)
+ */
+export const ORDER_EDIT_COMMIT = /* GraphQL */ `
+  mutation OrderEditCommit($id: ID!, $notifyCustomer: Boolean, $staffNote: String) {
+    orderEditCommit(id: $id, notifyCustomer: $notifyCustomer, staffNote: $staffNote) {
+      order {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
