@@ -25,7 +25,7 @@ export async function startServer(options: {
   config: Config;
   logger: Logger;
   db?: Db;
-  /** The platform gateway; defaults to the embedded `local` one (tests pass a failing one). */
+  /** The platform gateway for every shop; defaults to each shop's own platform (tests pass a failing one). */
   gateway?: PlatformGateway;
   /** Routes that need the services but are not part of the public app (the CLI hand-off). */
   extraRoutes?: (services: Services) => FastifyPluginAsync;

@@ -77,7 +77,13 @@ export interface PlatformGateway {
    * Tare expects (compare-and-set), so that no change made on the platform is overwritten
    * unseen: those come back in `moved`, untouched.
    */
-  projectLevels(tx: Queryable, shopId: string, levels: LevelProjection[]): Promise<ProjectionResult>;
+  projectLevels(
+    tx: Queryable,
+    shopId: string,
+    levels: LevelProjection[],
+    /** What caused the change (`gid://tare/…`), for platforms that record a reference document. */
+    cause?: string,
+  ): Promise<ProjectionResult>;
   /** The platform's whole units for these levels (a level it does not stock reads 0). */
   readLevels(tx: Queryable, shopId: string, levels: Omit<PlatformLevel, 'available'>[]): Promise<PlatformLevel[]>;
   /** Ids of the orders created or changed on the platform since `since` (all when null), oldest first. */
@@ -99,9 +105,13 @@ export interface PlatformGateway {
   ): Promise<void>;
 }
 
+/** The platform cannot be reached now (an outage, throttling, a revoked token): try again later. */
 export class PlatformUnavailableError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
+  /** When the platform said it could take the call again (throttling, Retry-After). */
+  readonly retryAfterMs?: number;
+  constructor(message: string, options?: ErrorOptions & { retryAfterMs?: number }) {
     super(message, options);
     this.name = 'PlatformUnavailableError';
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }

@@ -4,6 +4,7 @@ import { convertForStorage } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import { type LockedLevel, lockLevelsForWrite, setPlatformAvailable } from '../../store/repositories/inventory.js';
+import { hasQueuedPush } from '../../store/repositories/projection-outbox.js';
 import { findShopById } from '../../store/repositories/shops.js';
 import { applyInventoryWrite } from '../inventory/write-inventory.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
@@ -21,6 +22,11 @@ export interface LevelToFollow {
 export type FollowOutcome =
   /** The variant or location is not configured in Tare: nothing to follow. */
   | 'unknown'
+  /**
+   * Tare's own figure is still on its way to the platform: the push is written only if the
+   * platform still shows what Tare expects, and settles any change it finds (settleStalePush).
+   */
+  | 'push_pending'
   /** The platform shows what Tare expects (Tare's own projection echoing back, or explained by orders). */
   | 'in_step'
   /** The merchant's figure stands: the difference was added to the exact total, the fraction kept. */
@@ -44,6 +50,7 @@ export async function followLevel(
   const { shopId, locationId, variantId } = level;
   let tare = await lockLevel(tx, level);
   if (!tare) return 'unknown';
+  if (await hasQueuedPush(tx, level)) return 'push_pending';
   const shownNow = async () => (await gateway.readLevels(tx, shopId, [{ locationId, variantId }]))[0]!.available;
   let shown = await shownNow();
   if (shown !== tare.platformAvailable) {

@@ -171,7 +171,7 @@ export async function applyInventoryWrite(
     };
   });
   if (issues.length) throw errors.validation(issues, 'body');
-  const { projected, moved } = await gateway.projectLevels(tx, shopId, projections);
+  const { projected, moved } = await gateway.projectLevels(tx, shopId, projections, causeUri(write, reference));
   // A level the platform moved unseen keeps its old expectation (plus the moves accounted
   // here): following it is the inbox's work (§14), never an overwrite.
   const shown = new Map(projected.map((p) => [p.variantId, p.available]));
@@ -181,4 +181,13 @@ export async function applyInventoryWrite(
   );
   await followMovedLevels(tx, shopId, moved);
   return results;
+}
+
+/** The change's cause as a reference document (`gid://tare/Order/5001`), for the platform's own history. */
+function causeUri(write: InventoryWrite, reference: LedgerReference | null): string {
+  if (!reference) return `gid://tare/Request/${encodeURIComponent(write.requestId)}`;
+  const kind = { order: 'Order', refund: 'Refund', idempotency_key: 'InventoryWrite', import: 'Import', platform: 'PlatformEvent' }[
+    reference.type
+  ];
+  return `gid://tare/${kind}/${encodeURIComponent(reference.id ?? write.requestId)}`;
 }

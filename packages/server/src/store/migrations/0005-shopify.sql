@@ -34,17 +34,18 @@ CREATE TABLE shopify_inventory_items (
 );
 
 -- Whole units waiting to reach a remote platform: one row per level, coalesced to the latest.
--- The platform is written only while it shows `expected` (compare-and-set). A push whose answer
--- was lost leaves `pushed` (the figure sent): finding the platform at that figure means the push
--- landed. `generation` grows with every change of the row and names the idempotency key, so a
--- retry of one push reuses its key and a changed push never does.
+-- The platform is written only while it shows `expected` (compare-and-set; null: whatever it
+-- shows). `pushed` lists the figures sent whose answer never came: finding the platform at one
+-- of them means that push landed, not that the merchant typed it. Both move with the platform's
+-- own moves (orders) accounted since. `generation` grows with every change of the row and
+-- names the idempotency key, so a retry reuses its key and a changed push never does.
 CREATE TABLE projection_outbox (
   shop_id          bigint NOT NULL REFERENCES shops(id) ON DELETE CASCADE,
   location_id      text NOT NULL,
   variant_id       text NOT NULL,
   available        bigint NOT NULL,
   expected         bigint,
-  pushed           bigint,
+  pushed           bigint[] NOT NULL DEFAULT '{}',
   generation       bigint NOT NULL DEFAULT 1,
   cause            text NOT NULL,
   attempts         integer NOT NULL DEFAULT 0,

@@ -26,7 +26,11 @@ export async function listLevelsToReconcile(db: Queryable, shopId: string): Prom
     `SELECT l.location_id, l.variant_id, l.total, v.unit, l.unit AS level_unit, v.unit_value, l.platform_available,
        l.drift_since
      FROM inventory_levels l JOIN variants v ON v.shop_id = l.shop_id AND v.id = l.variant_id
-     WHERE l.shop_id = $1 ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C"`,
+     WHERE l.shop_id = $1
+       -- A level whose whole units are still queued for the platform is the push's to settle.
+       AND NOT EXISTS (SELECT 1 FROM projection_outbox q
+                        WHERE q.shop_id = l.shop_id AND q.location_id = l.location_id AND q.variant_id = l.variant_id)
+     ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C"`,
     [shopId],
   );
   return rows.map((r) => ({

@@ -1,0 +1,235 @@
+import type { LevelProjection } from '../../platform/gateway.js';
+import type { Queryable } from '../db.js';
+
+/** NOTIFY channel that wakes the push workers of every instance when whole units are queued. */
+export const PROJECTION_QUEUED = 'tare_projection_queued';
+
+/** One level's whole units waiting to reach the platform. */
+export interface QueuedPush {
+  shopId: string;
+  locationId: string;
+  variantId: string;
+  available: number;
+  /** What the platform must still show for the push to apply (null: whatever it shows). */
+  expected: number | null;
+  generation: string;
+  cause: string;
+  attempts: number;
+}
+
+/**
+ * Queues the levels in the caller's transaction, so the whole units commit with the exact
+ * total they come from. A level already queued is coalesced to the latest figure: its expected
+ * figure (and the figures of pushes whose answer was lost) move by the platform's own moves
+ * accounted since (`expected` − the queued `available`), so a push still finds the platform
+ * where Tare left it. A level the platform already shows needs no row.
+ */
+export async function queueProjections(
+  tx: Queryable,
+  shopId: string,
+  levels: LevelProjection[],
+  cause: string,
+): Promise<void> {
+  if (levels.length === 0) return;
+  await tx.query(
+    `INSERT INTO projection_outbox AS o (shop_id, location_id, variant_id, available, expected, cause)
+     SELECT $1, i.location_id, i.variant_id, i.available, i.expected, $6
+       FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS i(location_id, variant_id, available, expected)
+      WHERE i.available IS DISTINCT FROM i.expected
+         OR EXISTS (SELECT 1 FROM projection_outbox q
+                     WHERE q.shop_id = $1 AND q.location_id = i.location_id AND q.variant_id = i.variant_id)
+     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET
+       available = EXCLUDED.available,
+       expected = o.expected + (EXCLUDED.expected - o.available),
+       pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
+                     ELSE ARRAY(SELECT p + (EXCLUDED.expected - o.available) FROM unnest(o.pushed) AS p) END,
+       generation = o.generation + 1,
+       cause = EXCLUDED.cause`,
+    [
+      shopId,
+      levels.map((l) => l.locationId),
+      levels.map((l) => l.variantId),
+      levels.map((l) => l.available),
+      levels.map((l) => l.expected),
+      cause,
+    ],
+  );
+  await tx.query('SELECT pg_notify($1, $2)', [PROJECTION_QUEUED, shopId]);
+}
+
+/**
+ * Leases up to `limit` due pushes of one shop (the shop with the oldest due push) for
+ * `leaseMs`: another instance skips them meanwhile, and a worker that dies mid-push leaves them
+ * due again when the lease ends. Each leased figure is recorded in `pushed` before it is sent,
+ * so a push whose answer is lost is recognised when the platform shows it.
+ */
+export async function leaseDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<QueuedPush[]> {
+  const { rows } = await db.query<{
+    shop_id: string;
+    location_id: string;
+    variant_id: string;
+    available: string;
+    expected: string | null;
+    generation: string;
+    cause: string;
+    attempts: number;
+  }>(
+    `WITH shop AS (
+       SELECT shop_id FROM projection_outbox WHERE next_attempt_at <= now()
+        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED),
+     due AS (
+       SELECT o.shop_id, o.location_id, o.variant_id FROM projection_outbox o JOIN shop USING (shop_id)
+        WHERE o.next_attempt_at <= now()
+        ORDER BY o.next_attempt_at, o.location_id, o.variant_id LIMIT $1 FOR UPDATE OF o SKIP LOCKED)
+     UPDATE projection_outbox o SET
+       next_attempt_at = now() + make_interval(secs => $2::double precision / 1000),
+       attempts = o.attempts + 1,
+       pushed = CASE WHEN o.available = ANY(o.pushed) THEN o.pushed ELSE o.pushed || o.available END
+       FROM due
+      WHERE o.shop_id = due.shop_id AND o.location_id = due.location_id AND o.variant_id = due.variant_id
+     RETURNING o.shop_id, o.location_id, o.variant_id, o.available, o.expected, o.generation, o.cause, o.attempts`,
+    [limit, leaseMs],
+  );
+  return rows.map((row) => ({
+    shopId: row.shop_id,
+    locationId: row.location_id,
+    variantId: row.variant_id,
+    available: Number(row.available),
+    expected: row.expected === null ? null : Number(row.expected),
+    generation: row.generation,
+    cause: row.cause,
+    attempts: row.attempts,
+  }));
+}
+
+type PushKey = Pick<QueuedPush, 'shopId' | 'locationId' | 'variantId' | 'generation'>;
+
+/**
+ * The push landed: the row goes, unless the level was queued again meanwhile. That push then
+ * finds the platform at the landed figure instead of its expected one, recognises it among
+ * `pushed` (see `rebasePush`) and goes on from there.
+ */
+export async function completePush(db: Queryable, push: PushKey): Promise<void> {
+  const key = [push.shopId, push.locationId, push.variantId];
+  const { rowCount } = await db.query(
+    `DELETE FROM projection_outbox
+      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 AND generation = $4`,
+    [...key, push.generation],
+  );
+  if (rowCount > 0) return;
+  // Its lease would keep the newer figure waiting; it is due now (and counted from now in the lag).
+  await db.query(
+    `UPDATE projection_outbox SET next_attempt_at = now(), attempts = 0, enqueued_at = now()
+      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
+    key,
+  );
+}
+
+/** The push failed for a reason that passes (throttling, an outage): tried again after `retryInMs`. */
+export async function postponePushes(
+  db: Queryable,
+  pushes: PushKey[],
+  failure: { error: string; retryInMs: number },
+): Promise<void> {
+  if (pushes.length === 0) return;
+  await db.query(
+    `UPDATE projection_outbox o SET last_error = $5,
+       next_attempt_at = now() + make_interval(secs => $6::double precision / 1000)
+       FROM unnest($2::text[], $3::text[], $4::bigint[]) AS k(location_id, variant_id, generation)
+      WHERE o.shop_id = $1 AND o.location_id = k.location_id AND o.variant_id = k.variant_id`,
+    [
+      pushes[0]!.shopId,
+      pushes.map((p) => p.locationId),
+      pushes.map((p) => p.variantId),
+      pushes.map((p) => p.generation),
+      failure.error.slice(0, 2000),
+      failure.retryInMs,
+    ],
+  );
+}
+
+/** A queued push locked for the caller's transaction, with the figures of its lost answers. */
+export interface LockedPush extends QueuedPush {
+  pushed: number[];
+}
+
+export async function lockQueuedPush(
+  tx: Queryable,
+  key: Pick<QueuedPush, 'shopId' | 'locationId' | 'variantId'>,
+): Promise<LockedPush | undefined> {
+  const { rows } = await tx.query<{
+    available: string;
+    expected: string | null;
+    pushed: string[];
+    generation: string;
+    cause: string;
+    attempts: number;
+  }>(
+    `SELECT available, expected, pushed::text[] AS pushed, generation, cause, attempts FROM projection_outbox
+      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 FOR UPDATE`,
+    [key.shopId, key.locationId, key.variantId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    ...key,
+    available: Number(row.available),
+    expected: row.expected === null ? null : Number(row.expected),
+    pushed: row.pushed.map(Number),
+    generation: row.generation,
+    cause: row.cause,
+    attempts: row.attempts,
+  };
+}
+
+/** The platform was found at one of Tare's own figures: the next push starts from there. */
+export async function rebasePush(tx: Queryable, push: LockedPush, shown: number): Promise<void> {
+  await tx.query(
+    `UPDATE projection_outbox SET expected = $4, pushed = '{}', generation = generation + 1,
+       attempts = 0, next_attempt_at = now(), last_error = NULL
+      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
+    [push.shopId, push.locationId, push.variantId, shown],
+  );
+}
+
+export async function dropPush(tx: Queryable, key: Pick<QueuedPush, 'shopId' | 'locationId' | 'variantId'>) {
+  await tx.query(`DELETE FROM projection_outbox WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`, [
+    key.shopId,
+    key.locationId,
+    key.variantId,
+  ]);
+}
+
+export async function hasQueuedPush(
+  tx: Queryable,
+  key: Pick<QueuedPush, 'shopId' | 'locationId' | 'variantId'>,
+): Promise<boolean> {
+  const { rows } = await tx.query(
+    `SELECT 1 FROM projection_outbox WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
+    [key.shopId, key.locationId, key.variantId],
+  );
+  return rows.length > 0;
+}
+
+export interface OutboxStats {
+  pending: number;
+  /** When the oldest push still waiting was queued (null: nothing waits). */
+  oldestQueuedAt: Date | null;
+  lastError: string | null;
+}
+
+/** Pushes waiting, for one shop or all: the projection lag of `/metrics` and `tare platform show`. */
+export async function outboxStats(db: Queryable, shopId?: string): Promise<OutboxStats> {
+  const { rows } = await db.query<{ pending: string; oldest: Date | string | null; last_error: string | null }>(
+    `SELECT count(*) AS pending, min(enqueued_at) AS oldest,
+            (array_agg(last_error ORDER BY enqueued_at) FILTER (WHERE last_error IS NOT NULL))[1] AS last_error
+       FROM projection_outbox WHERE $1::bigint IS NULL OR shop_id = $1`,
+    [shopId ?? null],
+  );
+  const row = rows[0]!;
+  return {
+    pending: Number(row.pending),
+    oldestQueuedAt: row.oldest === null ? null : new Date(row.oldest),
+    lastError: row.last_error,
+  };
+}
