@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseSecretKey, type SecretKey } from './secrets/secret-key.js';
 
 /** Every setting Tare reads from the environment, validated once at start-up. */
 export interface Config {
@@ -28,6 +29,14 @@ export interface Config {
   sandboxDelivery: 'orderly' | 'chaos';
   /** TARE_RECONCILE_MINUTES: minutes between reconciliation runs (default 15; 0 turns it off). */
   reconcileMinutes: number;
+  /**
+   * TARE_SECRETS_KEY: the key that seals platform credentials at rest (32 bytes, base64 or hex).
+   * Unset on the embedded store, a key file in the data dir is made on first use; on PostgreSQL
+   * it is required before a shop can be connected (every instance must hold the same key).
+   */
+  secretsKey?: SecretKey;
+  /** TARE_SECRETS_PREVIOUS_KEYS: earlier keys, comma-separated, still opening what they sealed until `tare platform rotate-key`. */
+  previousSecretsKeys: SecretKey[];
 }
 
 export class ConfigError extends Error {}
@@ -55,6 +64,23 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw ? raw : undefined;
 }
 
+function secretsKeys(env: NodeJS.ProcessEnv): { current?: SecretKey; previous: SecretKey[] } {
+  const raw = optional(env, 'TARE_SECRETS_KEY');
+  const current = raw === undefined ? undefined : parseSecretKey(raw);
+  if (typeof current === 'string') throw new ConfigError(`TARE_SECRETS_KEY ${current}.`);
+  const previous = (optional(env, 'TARE_SECRETS_PREVIOUS_KEYS') ?? '')
+    .split(',')
+    .map((text) => text.trim())
+    .filter(Boolean)
+    .map((text, index) => {
+      const key = parseSecretKey(text);
+      // The key itself is never echoed back: only which entry is wrong.
+      if (typeof key === 'string') throw new ConfigError(`TARE_SECRETS_PREVIOUS_KEYS entry ${index + 1} ${key}.`);
+      return key;
+    });
+  return { current, previous };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
@@ -73,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError("REDIS_URL must start with 'redis://' or 'rediss://'.");
   }
+  const secrets = secretsKeys(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -87,5 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: oneOf(env, 'TARE_SANDBOX', ['on', 'off'] as const) === 'on',
     sandboxDelivery: oneOf(env, 'TARE_SANDBOX_DELIVERY', ['orderly', 'chaos'] as const),
     reconcileMinutes: integer(env, 'TARE_RECONCILE_MINUTES', 15, 0, 7 * 24 * 60),
+    secretsKey: secrets.current,
+    previousSecretsKeys: secrets.previous,
   };
 }

@@ -1,13 +1,12 @@
-import type { Shop } from '../store/repositories/shops.js';
+import type { PlatformKind, Shop } from '../store/repositories/shops.js';
 
-/** The platforms a shop can be connected to (PRODUCT.md §1). */
-export type PlatformKind = 'local' | 'shopify';
+export type { PlatformKind };
 
 /**
- * Which platform a shop sells on. Every shop is on the embedded `local` platform until shops
- * can be connected to Shopify (§16); what depends on it (the sandbox shop exists only for
- * `local` shops, §15) asks here, so that connecting a shop changes one place.
+ * Which platform a shop sells on: `shopify` once connected (PRODUCT.md §16), else the embedded
+ * `local` one. What depends on it (the routing gateway; the sandbox shop, which exists only for
+ * `local` shops, §15) asks here, so that the rule lives in one place.
  */
-export function platformOf(_shop: Shop): PlatformKind {
-  return 'local';
+export function platformOf(shop: Pick<Shop, 'platform'>): PlatformKind {
+  return shop.platform;
 }

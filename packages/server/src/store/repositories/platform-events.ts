@@ -2,11 +2,26 @@ import type { Queryable } from '../db.js';
 
 /** What happened on the platform, in Tare's words (PRODUCT.md §14); every adapter maps onto these. */
 export type PlatformEventTopic =
-  'order_placed' | 'order_cancelled' | 'refund_created' | 'order_edited' | 'order_updated' | 'stock_changed';
+  | 'order_placed'
+  | 'order_cancelled'
+  | 'refund_created'
+  | 'order_edited'
+  | 'order_updated'
+  | 'stock_changed'
+  // Shopify's own (PRODUCT.md §16): the variant → inventory item mapping, the app's removal and
+  // the compliance requests.
+  | 'products_updated'
+  | 'app_uninstalled'
+  | 'shop_redact'
+  | 'customers_data_request'
+  | 'customers_redact';
 
 /** The payloads are triggers: processing re-reads the platform's truth, so order never matters. */
 export type PlatformEventPayload =
-  { orderId: string } | { locationId: string; variantId: string; available?: number } | Record<string, never>;
+  | { orderId: string }
+  | { locationId: string; variantId: string; available?: number }
+  | { productId: string; inventoryItems: { variantId: string; inventoryItemId: string }[] }
+  | Record<string, never>;
 
 export interface IncomingEvent {
   shopId: string;
@@ -94,6 +109,31 @@ export async function markFailed(
      WHERE id = $1 AND status = 'pending'`,
     [id, failure.error.slice(0, 2000), failure.retryInMs, failure.park],
   );
+}
+
+/**
+ * Puts a claimed event back, pending with no due date, without counting the attempt: the shop's
+ * sync is stopped (Shopify app uninstalled, token revoked) and the event waits, kept, until
+ * `releaseHeldEvents` when the shop is connected again.
+ */
+export async function holdEvent(tx: Queryable, id: string): Promise<void> {
+  await tx.query(
+    `UPDATE platform_events SET status = 'pending', processed_at = NULL, attempts = greatest(attempts - 1, 0),
+       next_attempt_at = 'infinity'
+     WHERE id = $1`,
+    [id],
+  );
+}
+
+/** Makes the shop's held events due now (it was connected again); wakes the inbox workers. */
+export async function releaseHeldEvents(db: Queryable, shopId: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE platform_events SET next_attempt_at = now()
+     WHERE shop_id = $1 AND status = 'pending' AND next_attempt_at = 'infinity'`,
+    [shopId],
+  );
+  if (rowCount > 0) await db.query('SELECT pg_notify($1, $2)', [PLATFORM_EVENT_STORED, shopId]);
+  return rowCount;
 }
 
 export interface InboxStats {

@@ -1,5 +1,8 @@
 import type { Queryable } from '../db.js';
 
+/** The platforms a shop can sell on (PRODUCT.md §1): the embedded one (§15) or Shopify (§16). */
+export type PlatformKind = 'local' | 'shopify';
+
 export interface Shop {
   id: string;
   domain: string;
@@ -10,6 +13,8 @@ export interface Shop {
   rateLimit: { enabled: boolean; requestsPerMinute: number };
   /** How a stock figure typed on the platform is taken (PRODUCT.md §14). */
   platformStockChanges: PlatformStockChanges;
+  /** Where the shop sells: `shopify` once it is connected to a store (§16), `local` until then. */
+  platform: PlatformKind;
 }
 
 export type PlatformStockChanges = 'adopt' | 'override';
@@ -24,10 +29,11 @@ interface ShopRow {
   rate_limit_enabled: boolean;
   rate_limit_per_minute: number;
   platform_stock_changes: PlatformStockChanges;
+  platform: PlatformKind;
 }
 
 const COLUMNS = `id, domain, currency, default_locale, addon_active, merge_matching_line_items,
-  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes`;
+  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes, platform`;
 
 function toShop(row: ShopRow): Shop {
   return {
@@ -39,6 +45,7 @@ function toShop(row: ShopRow): Shop {
     mergeMatchingLineItems: row.merge_matching_line_items,
     rateLimit: { enabled: row.rate_limit_enabled, requestsPerMinute: row.rate_limit_per_minute },
     platformStockChanges: row.platform_stock_changes,
+    platform: row.platform,
   };
 }
 
@@ -109,4 +116,15 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
 export async function listShops(db: Queryable): Promise<Shop[]> {
   const { rows } = await db.query<ShopRow>(`SELECT ${COLUMNS} FROM shops ORDER BY domain`);
   return rows.map(toShop);
+}
+
+/**
+ * Deletes the shop and everything Tare holds for it (Shopify's `shop/redact`). Most tables go
+ * with the shop row (ON DELETE CASCADE); the ledger and the embedded platform's levels are keyed
+ * by shop without a foreign key, so they are deleted by name first.
+ */
+export async function deleteShop(db: Queryable, shopId: string): Promise<void> {
+  await db.query('DELETE FROM inventory_ledger WHERE shop_id = $1', [shopId]);
+  await db.query('DELETE FROM local_platform_levels WHERE shop_id = $1', [shopId]);
+  await db.query('DELETE FROM shops WHERE id = $1', [shopId]);
 }
