@@ -12,7 +12,8 @@ export function createRoutingGateway(shops: ShopDirectory, adapters: Record<Plat
     name: 'routing',
     projectLevels: async (tx, shopId, ...rest) => (await adapterOf(shopId)).projectLevels(tx, shopId, ...rest),
     readLevels: async (tx, shopId, ...rest) => (await adapterOf(shopId)).readLevels(tx, shopId, ...rest),
-    ordersChangedSince: async (tx, shopId, ...rest) => (await adapterOf(shopId)).ordersChangedSince(tx, shopId, ...rest),
+    ordersChangedSince: async (tx, shopId, ...rest) =>
+      (await adapterOf(shopId)).ordersChangedSince(tx, shopId, ...rest),
     readOrder: async (tx, shopId, ...rest) => (await adapterOf(shopId)).readOrder(tx, shopId, ...rest),
     editOrder: async (tx, shopId, ...rest) => (await adapterOf(shopId)).editOrder(tx, shopId, ...rest),
   };

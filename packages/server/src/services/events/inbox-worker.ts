@@ -7,6 +7,7 @@ import {
   markFailed,
   PLATFORM_EVENT_STORED,
 } from '../../store/repositories/platform-events.js';
+import { createDrainLoop } from '../drain-loop.js';
 import { processEvent } from './process-event.js';
 
 export interface InboxWorkerOptions {
@@ -34,9 +35,6 @@ export function retryDelayMs(attempts: number): number {
 export function createInboxWorker(options: InboxWorkerOptions) {
   const { db, gateway, logger } = options;
   const maxAttempts = options.maxAttempts ?? 10;
-  let draining: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
 
   /** Processes one due event; false when there was none. */
   async function processOne(): Promise<boolean> {
@@ -64,47 +62,13 @@ export function createInboxWorker(options: InboxWorkerOptions) {
     }
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      while (!stopped && (await processOne()));
-    } while (again && !stopped);
-  }
-
-  /** Starts a drain, or asks the running one to look again when it is done. */
-  function wake(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (draining) {
-      again = true;
-      return draining;
-    }
-    draining = drain()
-      .catch((err: unknown) => logger.warn({ err }, 'platform event inbox unavailable; retrying'))
-      .finally(() => {
-        draining = undefined;
-      });
-    return draining;
-  }
-
-  return {
-    wake,
-    /** Processes every due event now and resolves when none is left (tests, `tare reconcile`). */
-    async drainNow(): Promise<void> {
-      await wake();
-      while (draining) await draining;
-    },
-    async start(): Promise<() => Promise<void>> {
-      const unlisten = await db.listen(PLATFORM_EVENT_STORED, () => void wake());
-      const timer = setInterval(() => void wake(), options.pollMs ?? 1000);
-      timer.unref();
-      void wake();
-      return async () => {
-        stopped = true;
-        clearInterval(timer);
-        await unlisten();
-        await draining;
-      };
-    },
-  };
+  return createDrainLoop({
+    db,
+    logger,
+    channel: PLATFORM_EVENT_STORED,
+    step: processOne,
+    pollMs: options.pollMs,
+    failureMessage: 'platform event inbox unavailable; retrying',
+  });
 }
 export type InboxWorker = ReturnType<typeof createInboxWorker>;

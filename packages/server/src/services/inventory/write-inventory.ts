@@ -186,8 +186,12 @@ export async function applyInventoryWrite(
 /** The change's cause as a reference document (`gid://tare/Order/5001`), for the platform's own history. */
 function causeUri(write: InventoryWrite, reference: LedgerReference | null): string {
   if (!reference) return `gid://tare/Request/${encodeURIComponent(write.requestId)}`;
-  const kind = { order: 'Order', refund: 'Refund', idempotency_key: 'InventoryWrite', import: 'Import', platform: 'PlatformEvent' }[
-    reference.type
-  ];
+  const kind = {
+    order: 'Order',
+    refund: 'Refund',
+    idempotency_key: 'InventoryWrite',
+    import: 'Import',
+    platform: 'PlatformEvent',
+  }[reference.type];
   return `gid://tare/${kind}/${encodeURIComponent(reference.id ?? write.requestId)}`;
 }

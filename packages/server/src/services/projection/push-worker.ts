@@ -8,6 +8,8 @@ import {
   PROJECTION_QUEUED,
   type QueuedPush,
 } from '../../store/repositories/projection-outbox.js';
+import { createDrainLoop } from '../drain-loop.js';
+import { retryDelayMs } from '../events/inbox-worker.js';
 import { settleStalePush } from './settle-stale-push.js';
 
 /** What a remote platform did with each push of a batch, in order. */
@@ -28,11 +30,6 @@ export interface PushWorkerOptions {
   pollMs?: number;
 }
 
-/** Retry delay after the n-th failed attempt when the platform names none: 1 s, 2 s … 5 min. */
-export function pushRetryDelayMs(attempts: number): number {
-  return Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
-}
-
 /** A push not answered in this long is due again (another instance may take it). */
 const LEASE_MS = 60_000;
 
@@ -45,9 +42,6 @@ const LEASE_MS = 60_000;
 export function createPushWorker(options: PushWorkerOptions) {
   const { db, logger } = options;
   const batchSize = options.batchSize ?? 100;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
 
   async function pushOneBatch(): Promise<boolean> {
     const batch = await leaseDuePushes(db, batchSize, LEASE_MS);
@@ -59,7 +53,7 @@ export function createPushWorker(options: PushWorkerOptions) {
     } catch (err) {
       const attempts = Math.max(...batch.map((p) => p.attempts));
       const retryInMs =
-        err instanceof PlatformUnavailableError ? (err.retryAfterMs ?? pushRetryDelayMs(attempts)) : pushRetryDelayMs(attempts);
+        err instanceof PlatformUnavailableError ? (err.retryAfterMs ?? retryDelayMs(attempts)) : retryDelayMs(attempts);
       logger.warn({ err, shopId, levels: batch.length, retryInMs }, 'projection push postponed');
       await postponePushes(db, batch, { error: String((err as Error).message ?? err), retryInMs });
       return true;
@@ -72,46 +66,13 @@ export function createPushWorker(options: PushWorkerOptions) {
     return true;
   }
 
-  async function run(): Promise<void> {
-    do {
-      again = false;
-      while (!stopped && (await pushOneBatch()));
-    } while (again && !stopped);
-  }
-
-  function wake(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = run()
-      .catch((err: unknown) => logger.warn({ err }, 'projection outbox unavailable; retrying'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
-
-  return {
-    wake,
-    /** Pushes everything due now and resolves when nothing due is left (tests, benchmarks). */
-    async drainNow(): Promise<void> {
-      await wake();
-      while (running) await running;
-    },
-    async start(): Promise<() => Promise<void>> {
-      const unlisten = await db.listen(PROJECTION_QUEUED, () => void wake());
-      const timer = setInterval(() => void wake(), options.pollMs ?? 1000);
-      timer.unref();
-      void wake();
-      return async () => {
-        stopped = true;
-        clearInterval(timer);
-        await unlisten();
-        await running;
-      };
-    },
-  };
+  return createDrainLoop({
+    db,
+    logger,
+    channel: PROJECTION_QUEUED,
+    step: pushOneBatch,
+    pollMs: options.pollMs,
+    failureMessage: 'projection outbox unavailable; retrying',
+  });
 }
 export type PushWorker = ReturnType<typeof createPushWorker>;

@@ -1,12 +1,7 @@
 import type { Db, Queryable } from '../../store/db.js';
 import { lockLevel, setPlatformAvailable } from '../../store/repositories/inventory.js';
 import { storeEvent } from '../../store/repositories/platform-events.js';
-import {
-  dropPush,
-  lockQueuedPush,
-  type QueuedPush,
-  rebasePush,
-} from '../../store/repositories/projection-outbox.js';
+import { dropPush, lockQueuedPush, type QueuedPush, rebasePush } from '../../store/repositories/projection-outbox.js';
 
 type LevelKey = { locationId: string; variantId: string };
 
