@@ -1,0 +1,57 @@
+/**
+ * Faults a test asks the fake Shopify to inject into its next answers. Each counts down as it is
+ * used; a fault that names an operation only matches requests whose operation name or root field
+ * is that name.
+ */
+export type InventoryWriteHook = () => void | Promise<void>;
+
+export class FaultPlan {
+  private lost: { remaining: number; operation?: string }[] = [];
+  private errors: { remaining: number; status: number }[] = [];
+  private throttled = 0;
+  private inventoryWriteHooks: InventoryWriteHook[] = [];
+
+  /** The next `n` matching requests are applied, then their socket is destroyed: the client never hears back. */
+  loseAnswers(n: number, options: { operation?: string } = {}): void {
+    this.lost.push({ remaining: n, operation: options.operation });
+  }
+
+  /** The next `n` requests get this HTTP status (and nothing is applied). */
+  serverErrors(n: number, status = 503): void {
+    this.errors.push({ remaining: n, status });
+  }
+
+  /** The next `n` requests are answered THROTTLED whatever the bucket holds. */
+  throttle(n: number): void {
+    this.throttled += n;
+  }
+
+  /** Runs before the next inventorySetQuantities is applied (e.g. the merchant changes stock between read and write). */
+  onNextInventoryWrite(fn: InventoryWriteHook): void {
+    this.inventoryWriteHooks.push(fn);
+  }
+
+  takeServerError(): number | undefined {
+    const next = this.errors.find((e) => e.remaining > 0);
+    if (!next) return undefined;
+    next.remaining -= 1;
+    return next.status;
+  }
+
+  takeThrottle(): boolean {
+    if (this.throttled === 0) return false;
+    this.throttled -= 1;
+    return true;
+  }
+
+  takeLostAnswer(names: readonly string[]): boolean {
+    const next = this.lost.find((l) => l.remaining > 0 && (!l.operation || names.includes(l.operation)));
+    if (!next) return false;
+    next.remaining -= 1;
+    return true;
+  }
+
+  takeInventoryWriteHook(): InventoryWriteHook | undefined {
+    return this.inventoryWriteHooks.shift();
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Everything the fake Shopify store holds, in memory: catalog, inventory levels, orders with their
+ * refunds, order edits in progress, idempotency records and webhook subscriptions. Ids are
+ * Shopify's numeric ids as strings. Whole units only: Shopify's quantities are integers.
+ */
+export interface FakeLocation {
+  id: string;
+  name: string;
+}
+
+export interface FakeProduct {
+  id: string;
+  title: string;
+  handle: string;
+  variantIds: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FakeVariant {
+  id: string;
+  productId: string;
+  title: string;
+  price: string;
+  sku: string | null;
+  inventoryItemId: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A stocked item at a location. `committed` holds units of unfulfilled orders (on_hand = available + committed). */
+export interface FakeLevel {
+  inventoryItemId: string;
+  locationId: string;
+  available: number;
+  committed: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FakeAttribute {
+  key: string;
+  value: string | null;
+}
+
+export interface FakeLine {
+  id: string;
+  variantId: string | null;
+  productId: string | null;
+  title: string;
+  variantTitle: string | null;
+  sku: string | null;
+  /** Units ordered at first; `currentQuantity` after edits and refunds. */
+  quantity: number;
+  currentQuantity: number;
+  price: string;
+  customAttributes: FakeAttribute[];
+}
+
+export type RestockType = 'CANCEL' | 'LEGACY_RESTOCK' | 'NO_RESTOCK' | 'RETURN';
+
+export interface FakeRefundLine {
+  id: string;
+  lineItemId: string;
+  quantity: number;
+  restockType: RestockType;
+  locationId: string | null;
+}
+
+export interface FakeRefund {
+  id: string;
+  orderId: string;
+  createdAt: number;
+  note: string | null;
+  lines: FakeRefundLine[];
+}
+
+export interface FakeOrder {
+  id: string;
+  name: string;
+  locationId: string;
+  fulfillmentOrderId: string;
+  createdAt: number;
+  updatedAt: number;
+  cancelledAt: number | null;
+  cancelReason: string | null;
+  closedAt: number | null;
+  lines: FakeLine[];
+  refundIds: string[];
+}
+
+export interface FakeInventoryChange {
+  name: string;
+  delta: number;
+  quantityAfterChange: number;
+  inventoryItemId: string;
+  locationId: string;
+}
+
+export interface FakeAdjustmentGroup {
+  id: string;
+  createdAt: number;
+  reason: string;
+  referenceDocumentUri: string | null;
+  changes: FakeInventoryChange[];
+}
+
+export interface StagedDiscount {
+  id: string;
+  lineId: string;
+  description: string;
+  value: { amount: string; currencyCode: string } | { percentage: number };
+}
+
+/** An order edit between orderEditBegin and orderEditCommit; nothing reaches the order before commit. */
+export interface FakeOrderEdit {
+  id: string;
+  sessionId: string;
+  orderId: string;
+  committed: boolean;
+  quantities: Map<string, { quantity: number; restock: boolean }>;
+  added: { line: FakeLine; locationId: string }[];
+  discounts: StagedDiscount[];
+}
+
+export interface FakeWebhookSubscription {
+  id: string;
+  topic: string;
+  uri: string;
+  format: 'JSON' | 'XML';
+  filter: string | null;
+  includeFields: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface IdempotencyRecord {
+  fingerprint: string;
+  payload: unknown;
+}
+
+/** Called whenever a level's figures change, with what caused it (webhooks follow from it). */
+export type LevelListener = (level: FakeLevel) => void;
+
+export class FakeStore {
+  readonly locations = new Map<string, FakeLocation>();
+  readonly products = new Map<string, FakeProduct>();
+  readonly variants = new Map<string, FakeVariant>();
+  readonly levels = new Map<string, FakeLevel>();
+  readonly orders = new Map<string, FakeOrder>();
+  readonly refunds = new Map<string, FakeRefund>();
+  readonly adjustmentGroups = new Map<string, FakeAdjustmentGroup>();
+  readonly orderEdits = new Map<string, FakeOrderEdit>();
+  readonly webhookSubscriptions = new Map<string, FakeWebhookSubscription>();
+  readonly idempotency = new Map<string, IdempotencyRecord>();
+  private counter = 900_000_000;
+  private orderNumber = 1000;
+  levelListener: LevelListener = () => {};
+
+  constructor(
+    readonly shop: { domain: string; name: string; currency: string },
+    readonly now: () => number,
+  ) {}
+
+  nextId(): string {
+    this.counter += 1;
+    return String(this.counter);
+  }
+
+  nextOrderName(): string {
+    this.orderNumber += 1;
+    return `#${this.orderNumber}`;
+  }
+
+  variantOfItem(inventoryItemId: string): FakeVariant | undefined {
+    for (const variant of this.variants.values()) if (variant.inventoryItemId === inventoryItemId) return variant;
+    return undefined;
+  }
+
+  level(inventoryItemId: string, locationId: string): FakeLevel | undefined {
+    return this.levels.get(`${inventoryItemId}@${locationId}`);
+  }
+
+  /** The level, stocking the item at the location first if it was not (as a merchant does in the admin). */
+  stock(inventoryItemId: string, locationId: string): FakeLevel {
+    const existing = this.level(inventoryItemId, locationId);
+    if (existing) return existing;
+    const at = this.now();
+    const level = { inventoryItemId, locationId, available: 0, committed: 0, createdAt: at, updatedAt: at };
+    this.levels.set(`${inventoryItemId}@${locationId}`, level);
+    return level;
+  }
+
+  /** Moves a level's `available` (and `committed`) by whole units and tells the listener. */
+  moveLevel(level: FakeLevel, change: { available?: number; committed?: number }): void {
+    level.available += change.available ?? 0;
+    level.committed += change.committed ?? 0;
+    level.updatedAt = this.now();
+    this.levelListener(level);
+  }
+
+  /** A variant's level at a location, stocking it if needed. */
+  variantLevel(variantId: string, locationId: string): FakeLevel {
+    const variant = this.variants.get(variantId);
+    if (!variant) throw new Error(`The fake Shopify has no variant ${variantId}`);
+    if (!this.locations.has(locationId)) throw new Error(`The fake Shopify has no location ${locationId}`);
+    return this.stock(variant.inventoryItemId, locationId);
+  }
+
+  touchOrder(order: FakeOrder): void {
+    // Shopify's updatedAt moves on every change; two changes in one millisecond still order.
+    order.updatedAt = Math.max(this.now(), order.updatedAt + 1);
+  }
+}
