@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app);
 
   await app.register(healthRoutes(deps));
-  registerMetrics(app);
+  registerMetrics(app, deps);
   // The API and the sandbox shop share one authentication and one rate-limit budget per key.
   await app.register(async (authenticated) => {
     registerAuthentication(authenticated, deps);

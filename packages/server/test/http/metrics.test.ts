@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
+import { storeEvent } from '../../src/store/repositories/platform-events.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
 
@@ -33,5 +34,32 @@ describe('GET /metrics', () => {
     expect(res.text).toMatch(/route="\/api\/v1\/products\/:productId",status="404"\} 1/);
     expect(res.text).not.toContain('424242');
     expect(res.text).toContain('process_resident_memory_bytes');
+  });
+
+  it('when events and pushes wait, then the inbox backlog and the projection lag are reported', async () => {
+    const { shopId } = await seedShop(db);
+    await server.services.inbox.drainNow();
+    await db.query('UPDATE platform_events SET status = $1', ['processed']);
+    // Held back a minute, so that the running inbox cannot take it before the scrape.
+    await storeEvent(db, {
+      shopId,
+      eventId: 'metrics-1',
+      topic: 'order_placed',
+      payload: { orderId: '1' },
+      notBefore: new Date(Date.now() + 60_000),
+    });
+    await db.query(
+      `INSERT INTO projection_outbox (shop_id, location_id, variant_id, available, expected, cause, enqueued_at,
+      next_attempt_at) VALUES ($1, '70001', '2001', 3, 1, 'test', now() - interval '90 seconds', now() + interval '1 hour')`,
+      [shopId],
+    );
+
+    const res = await call(server, '/metrics');
+
+    expect(res.text).toMatch(/tare_platform_inbox_events\{status="pending"\} 1\n/);
+    expect(res.text).toMatch(/tare_projection_outbox_pending 1\n/);
+    const lag = Number(/tare_projection_outbox_lag_seconds ([0-9.]+)/.exec(res.text)?.[1]);
+    expect(lag).toBeGreaterThanOrEqual(90);
+    expect(res.text).toMatch(/tare_shopify_connections\{status="unauthorized"\} 0\n/);
   });
 });
