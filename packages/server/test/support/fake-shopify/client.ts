@@ -37,7 +37,13 @@ export async function startWebhookReceiver() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers, rawBody, body: JSON.parse(rawBody) });
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        body = undefined; // kept raw: a test may send a body that is not JSON
+      }
+      received.push({ headers: req.headers, rawBody, body });
       res.writeHead(statuses.shift() ?? 200).end();
     });
   });
