@@ -70,10 +70,12 @@ export async function readShopifyLevels(
  * `expected`) and tells, in the same order, which were applied and which found Shopify showing
  * another figure (`CHANGE_FROM_QUANTITY_STALE`). Pushes sharing a key go in one call.
  *
- * Shopify's reference does not say whether one stale quantity fails the whole input, so the
- * answer decides: when it carries an adjustment group, the quantities without an error were
- * applied; when it carries none, nothing was, and the pushes that were not stale are sent again
- * in a call of their own. A stale error whose `field` names no quantity makes each push go alone.
+ * One stale quantity fails the whole mutation ("the mutation fails with a
+ * CHANGE_FROM_QUANTITY_STALE error",
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/InventoryQuantityInput), and
+ * the error's `field` names its index. The answer still decides, so a change of that rule cannot
+ * lose a write: with an adjustment group the quantities without an error were applied; without
+ * one nothing was, and the pushes that were not stale are sent again in a call of their own. A stale error whose `field` names no quantity makes each push go alone.
  * Every further call has a key derived from the first and the pushes it carries, so a retry of
  * the batch after a lost answer replays each call instead of applying it twice. Throws the admin
  * client's errors (throttled, unavailable, unauthorized) and ShopifyRequestError for any other
