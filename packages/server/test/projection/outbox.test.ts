@@ -19,12 +19,19 @@ function remotePlatform(initial: Record<string, number>) {
   const levels = new Map(Object.entries(initial));
   const answered = new Map<string, PushOutcome[]>();
   const calls: { key: string; pushes: QueuedPush[] }[] = [];
-  const faults = { loseAnswers: 0, throttleMs: 0, beforeWrite: undefined as (() => void) | undefined };
+  const faults = {
+    loseAnswers: 0,
+    throttleMs: 0,
+    beforeWrite: undefined as (() => void) | undefined,
+    /** Variants the platform refuses to write (not stocked at the location): the whole call fails. */
+    refused: new Set<string>(),
+  };
   const keyOf = (pushes: QueuedPush[]) => pushes.map((p) => `${p.variantId}@${p.generation}`).join(',');
   async function push(_shopId: string, pushes: QueuedPush[]): Promise<PushOutcome[]> {
     const key = keyOf(pushes);
     calls.push({ key, pushes });
     if (faults.throttleMs) throw new PlatformUnavailableError('throttled', { retryAfterMs: faults.throttleMs });
+    if (pushes.some((p) => faults.refused.has(p.variantId))) throw new Error('ITEM_NOT_STOCKED_AT_LOCATION');
     const replay = answered.get(key);
     const outcomes =
       replay ??
@@ -198,5 +205,19 @@ describe.each(testDrivers())('Projection outbox on %s', (driver) => {
     expect(remote.calls.map((c) => c.key).sort()).toEqual(['2001@1', '2002@1', '2003@1']);
     expect(Object.fromEntries(remote.levels)).toEqual({ '2001': 11, '2002': 3, '2003': 4 });
     expect(await outboxRows(shopId)).toEqual([]);
+  });
+
+  it('when the platform refuses one level of a batch, then the others land and only that one waits', async () => {
+    const { shopId, remote, worker, queue } = await setUp({ '2001': 10, '2002': 0 });
+    await queue('2001', 10, 11);
+    await queue('2002', 0, 3);
+    remote.faults.refused.add('2002');
+    await worker.drainNow();
+    expect(Object.fromEntries(remote.levels)).toEqual({ '2001': 11, '2002': 0 });
+    const { rows } = await db.query<{ variant_id: string; last_error: string }>(
+      'SELECT variant_id, last_error FROM projection_outbox WHERE shop_id = $1',
+      [shopId],
+    );
+    expect(rows).toEqual([{ variant_id: '2002', last_error: 'ITEM_NOT_STOCKED_AT_LOCATION' }]);
   });
 });

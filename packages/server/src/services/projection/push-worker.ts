@@ -46,24 +46,33 @@ export function createPushWorker(options: PushWorkerOptions) {
   async function pushOneBatch(): Promise<boolean> {
     const batch = await leaseDuePushes(db, batchSize, LEASE_MS);
     if (batch.length === 0) return false;
-    const shopId = batch[0]!.shopId;
+    await push(batch[0]!.shopId, batch);
+    return true;
+  }
+
+  async function push(shopId: string, batch: QueuedPush[]): Promise<void> {
     let outcomes: PushOutcome[];
     try {
       outcomes = await options.push(shopId, batch);
     } catch (err) {
+      const passing = err instanceof PlatformUnavailableError;
+      if (!passing && batch.length > 1) {
+        // The platform refused something in the batch (a level it does not stock): each is
+        // tried alone, so that one level cannot hold the others back.
+        for (const single of batch) await push(shopId, [single]);
+        return;
+      }
       const attempts = Math.max(...batch.map((p) => p.attempts));
-      const retryInMs =
-        err instanceof PlatformUnavailableError ? (err.retryAfterMs ?? retryDelayMs(attempts)) : retryDelayMs(attempts);
+      const retryInMs = (passing && err.retryAfterMs) || retryDelayMs(attempts);
       logger.warn({ err, shopId, levels: batch.length, retryInMs }, 'projection push postponed');
       await postponePushes(db, batch, { error: String((err as Error).message ?? err), retryInMs });
-      return true;
+      return;
     }
-    for (const [i, push] of batch.entries()) {
-      if (outcomes[i]?.status === 'applied') await completePush(db, push);
-      else await settleStalePush(db, push, (tx, level) => options.readLevel(tx, shopId, level));
+    for (const [i, queued] of batch.entries()) {
+      if (outcomes[i]?.status === 'applied') await completePush(db, queued);
+      else await settleStalePush(db, queued, (tx, level) => options.readLevel(tx, shopId, level));
     }
     logger.debug({ shopId, levels: batch.length }, 'projection pushed');
-    return true;
   }
 
   return createDrainLoop({
