@@ -5,6 +5,8 @@ import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import type { RateLimitStore } from './http/plugins/rate-limit.js';
 import type { PlatformGateway } from './platform/gateway.js';
+import { createShopifyWebhookIntake } from './platform/shopify/webhook-intake.js';
+import { type Keyring, keyringFor } from './secrets/keyring.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { openDb } from './store/open-db.js';
@@ -29,6 +31,8 @@ export async function startServer(options: {
   gateway?: PlatformGateway;
   /** Routes that need the services but are not part of the public app (the CLI hand-off). */
   extraRoutes?: (services: Services) => FastifyPluginAsync;
+  /** The keys that open platform credentials; from the configuration when not given. */
+  keyring?: Keyring;
 }): Promise<RunningServer> {
   const { config, logger } = options;
   const db = options.db ?? (await openDb(config));
@@ -46,6 +50,7 @@ export async function startServer(options: {
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error'));
   const rateLimitStore: RateLimitStore = redis ? { kind: 'redis', client: redis } : { kind: 'memory' };
+  const keyring = options.keyring ?? keyringFor(config, db.driver);
 
   const services = await composeServices(db, logger, {
     productCacheSeconds: config.productCacheSeconds,
@@ -60,6 +65,7 @@ export async function startServer(options: {
     bodyLimit: config.bodyLimit,
     rateLimitStore,
     sandbox: config.sandbox,
+    shopifyWebhooks: createShopifyWebhookIntake({ db, keyring, logger }),
   });
   if (options.extraRoutes) await app.register(options.extraRoutes(services));
   const address = await app.listen({ port: config.port, host: config.host });

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.js';
 import { AppError } from '../errors.js';
 import type { PlatformGateway } from '../platform/gateway.js';
+import type { Keyring } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
 
 /** Where a command writes; captured when a running server executes it for the CLI. */
@@ -12,6 +13,8 @@ export interface CommandIo {
 export interface CommandContext {
   db: Db;
   gateway: PlatformGateway;
+  /** The keys that seal and open platform credentials (`tare platform`, an import that connects a shop). */
+  keyring: Keyring;
   io: CommandIo;
   /** Text of a file the user named (read by the CLI process, which has the user's cwd). */
   input?: string;

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../compose.js';
 import { AppError } from '../errors.js';
+import type { Keyring } from '../secrets/keyring.js';
 import { describeFailure } from './command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
@@ -9,7 +10,7 @@ import { STORE_COMMANDS } from './store-commands.js';
  * POST /internal/cli: runs a CLI store command inside the server that holds the PGlite data
  * dir. Only a caller that can read the handle file (mode 0600) knows the token.
  */
-export function internalCliRoute(deps: { services: Services; token: string }) {
+export function internalCliRoute(deps: { services: Services; token: string; keyring: Keyring }) {
   const expected = Buffer.from(`Bearer ${deps.token}`);
   return async (app: FastifyInstance) => {
     app.post<{ Body: { command: string; args: string[]; input?: string } }>(
@@ -29,7 +30,10 @@ export function internalCliRoute(deps: { services: Services; token: string }) {
         const io = { out: (line: string) => stdout.push(line), err: (line: string) => stderr.push(line) };
         try {
           const run = await load();
-          const exitCode = await run({ db, gateway, io, input, changed: deps.services.invalidateAll }, args);
+          const exitCode = await run(
+            { db, gateway, keyring: deps.keyring, io, input, changed: deps.services.invalidateAll },
+            args,
+          );
           return { exitCode, stdout, stderr };
         } catch (error) {
           const failure = describeFailure(error);

@@ -17,10 +17,20 @@ usage:
   tare addon enable|disable --shop DOMAIN   switch the shop's order-editing add-on
   tare reconcile [--shop DOMAIN] [--fix] [--json]
                                      compare Tare's stock with the platform; --fix follows it
+  tare platform connect --shop DOMAIN --store NAME.myshopify.com --access-token TOKEN --client-secret SECRET
+                    [--api-version YYYY-MM] [--admin-api-url URL]
+                                     connect a shop to its Shopify store (credentials sealed at rest)
+  tare platform show [--shop DOMAIN] [--json]
+                                     each shop's platform, connection state and sync backlog, secrets masked
+  tare platform webhooks --shop DOMAIN --address URL
+                                     subscribe the store's webhooks to Tare's POST /webhooks/shopify
+  tare platform disconnect --shop DOMAIN     forget the shop's Shopify credentials (data kept)
+  tare platform rotate-key           re-seal every shop's credentials with TARE_SECRETS_KEY
   tare demo                          load the demo shop and print a new demo key
   tare --version                     print the version
 
-environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT (see README)`;
+environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT,
+  TARE_SECRETS_KEY, TARE_SECRETS_PREVIOUS_KEYS (see README)`;
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
 

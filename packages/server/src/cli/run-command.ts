@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { keyringFor } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
 import { type CommandIo, CommandError } from './command.js';
 import { openStore } from './open-store.js';
@@ -21,8 +22,9 @@ export async function runStoreCommand(
   const command = await STORE_COMMANDS[name]!();
   const { createLocalGateway } = await import('../platform/local/local-gateway.js');
   const db = lazyStore(config, io);
+  const keyring = keyringFor(config, db.driver);
   try {
-    return await command({ db, gateway: createLocalGateway(), io, input, changed: () => {} }, args);
+    return await command({ db, gateway: createLocalGateway(), keyring, io, input, changed: () => {} }, args);
   } finally {
     await db.close();
   }

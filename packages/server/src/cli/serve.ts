@@ -5,6 +5,7 @@ import { createLocalGateway } from '../platform/local/local-gateway.js';
 import { createApiKey, listKeys } from '../services/api-keys.js';
 import { importCatalog } from '../services/catalog-import/import-catalog.js';
 import type { Db } from '../store/db.js';
+import { keyringFor } from '../secrets/keyring.js';
 import { migrate } from '../store/migrate.js';
 import { listShops } from '../store/repositories/shops.js';
 import { CommandError } from './command.js';
@@ -41,11 +42,14 @@ export async function serve(config: Config): Promise<void> {
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
     if ((await listShops(db)).length === 0) await importCatalog({ db, gateway: createLocalGateway() }, DEMO_CATALOG);
+    // One keyring for the API and the commands the server runs for the CLI.
+    const keyring = keyringFor(config, db.driver);
     server = await startServer({
       config,
       logger,
       db,
-      extraRoutes: embedded ? (services) => internalCliRoute({ services, token }) : undefined,
+      keyring,
+      extraRoutes: embedded ? (services) => internalCliRoute({ services, token, keyring }) : undefined,
     });
   } catch (error) {
     await db.close().catch(() => {});

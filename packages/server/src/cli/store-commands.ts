@@ -10,6 +10,7 @@ export const STORE_COMMANDS: Record<string, () => Promise<StoreCommand>> = {
   demo: async () => (await import('./demo.js')).demoCommand,
   addon: async () => (await import('./addon.js')).addonCommand,
   reconcile: async () => (await import('./reconcile.js')).reconcileCommand,
+  platform: async () => (await import('./platform.js')).platformCommand,
   migrate: async () => {
     const { migrate } = await import('../store/migrate.js');
     return async (ctx) => {

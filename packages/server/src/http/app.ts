@@ -8,6 +8,7 @@ import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
 import type { OrderEditor } from '../services/orders/edit-order.js';
 import type { OrderReader } from '../services/orders/read-order.js';
+import type { ShopifyWebhookIntake } from '../platform/shopify/webhook-intake.js';
 import type { SandboxShop } from '../services/sandbox-shop.js';
 import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Db } from '../store/db.js';
@@ -27,6 +28,7 @@ import { orderRoutes } from './routes/orders.js';
 import { registerMetrics } from './routes/metrics.js';
 import { productRoute } from './routes/products.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
 
@@ -46,6 +48,8 @@ export interface AppDeps {
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
   sandboxShop: SandboxShop;
+  /** Takes Shopify's webhooks (PRODUCT.md §16); POST /webhooks/shopify is not served without it. */
+  shopifyWebhooks?: ShopifyWebhookIntake;
   /** TARE_SANDBOX: serve the sandbox shop under /sandbox (PRODUCT.md §15); off when not given. */
   sandbox?: boolean;
   /** Sees every route as it is registered (tests check the OpenAPI document against them). */
@@ -79,6 +83,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(deps));
   registerMetrics(app, deps);
+  // Signed by Shopify, not by an API key: outside the authenticated scope and its rate limit.
+  const { shopifyWebhooks } = deps;
+  if (shopifyWebhooks) await app.register(shopifyWebhookRoutes({ shopifyWebhooks, bodyLimit: deps.bodyLimit }));
   // The API and the sandbox shop share one authentication and one rate-limit budget per key.
   await app.register(async (authenticated) => {
     registerAuthentication(authenticated, deps);

@@ -3,6 +3,7 @@ import { addonCommand } from '../../src/cli/addon.js';
 import type { CommandContext } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/command.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { createKeyring } from '../../src/secrets/keyring.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop, shopFixture } from '../support/harness.js';
@@ -22,6 +23,7 @@ describe.each(testDrivers())('tare addon on $name', ({ create }) => {
     const ctx: CommandContext = {
       db,
       gateway: createLocalGateway(),
+      keyring: createKeyring({}),
       io: { out: (line) => out.push(line), err: (line) => out.push(line) },
       changed: () => {
         changed++;

@@ -3,6 +3,7 @@ import { normalizeLocale } from '../../domain/labels.js';
 import { splitForPlatform } from '../../domain/platform-split.js';
 import { convertForStorage } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
+import type { Keyring } from '../../secrets/keyring.js';
 import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { upsertProduct, upsertVariant } from '../../store/repositories/catalog.js';
@@ -12,6 +13,7 @@ import { upsertLocation } from '../../store/repositories/locations.js';
 import { upsertShop } from '../../store/repositories/shops.js';
 import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
+import { connectShopToShopify } from '../shopify-connection.js';
 import type { ImportDocument, ImportShop, ImportVariant } from './import-document.js';
 
 export interface ImportSummary {
@@ -24,13 +26,13 @@ export interface ImportSummary {
  * ledger rows, no timestamps). Shops that changed are announced on CATALOG_CHANGED at commit.
  */
 export async function importCatalog(
-  deps: { db: Db; gateway: PlatformGateway },
+  deps: { db: Db; gateway: PlatformGateway; keyring?: Keyring },
   doc: ImportDocument,
 ): Promise<ImportSummary> {
   const summary = await deps.db.transaction(async (tx) => {
     const shops: ImportSummary['shops'] = [];
     for (const shop of doc.shops) {
-      const result = await importShop(tx, deps.gateway, shop);
+      const result = await importShop(tx, deps, shop);
       shops.push({ domain: shop.domain, ...result });
       if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
     }
@@ -45,7 +47,8 @@ export async function importCatalog(
   return summary;
 }
 
-async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportShop) {
+async function importShop(tx: Queryable, deps: { gateway: PlatformGateway; keyring?: Keyring }, shop: ImportShop) {
+  const { gateway } = deps;
   const { id, changed } = await upsertShop(tx, {
     domain: shop.domain,
     currency: shop.currency,
@@ -59,6 +62,12 @@ async function importShop(tx: Queryable, gateway: PlatformGateway, shop: ImportS
   const count = (didChange: boolean) => {
     if (didChange) changes++;
   };
+  // Before the stock: the shop's levels are projected onto the platform it sells on.
+  if (shop.platform) {
+    if (!deps.keyring) throw new Error('importing a shop connected to Shopify needs the secrets keyring');
+    const { kind: _, ...connection } = shop.platform;
+    count((await connectShopToShopify(tx, deps.keyring, id, connection)).changed);
+  }
   for (const [locale, labels] of Object.entries(shop.labels ?? {})) {
     for (const [key, value] of Object.entries(labels)) {
       count(await upsertLabel(tx, id, { locale: normalizeLocale(locale) ?? locale, key, value }));

@@ -88,6 +88,22 @@ const Order = Type.Object(
   closed,
 );
 
+/**
+ * The shop's Shopify store (PRODUCT.md §16). The values' rules (a `*.myshopify.com` host, an
+ * http(s) URL, a YYYY-MM version) are checked by the validator, with messages that say them.
+ */
+const ShopifyPlatform = Type.Object(
+  {
+    kind: Type.Literal('shopify'),
+    store: Type.String({ minLength: 1, maxLength: 255 }),
+    accessToken: Type.String({ minLength: 1, maxLength: 1000 }),
+    clientSecret: Type.String({ minLength: 1, maxLength: 1000 }),
+    apiVersion: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+    adminApiUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  },
+  closed,
+);
+
 const Shop = Type.Object(
   {
     domain: Type.String({
@@ -97,6 +113,7 @@ const Shop = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$' }),
     defaultLocale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
     addonActive: Type.Optional(Type.Boolean()),
+    platform: Type.Optional(ShopifyPlatform),
     settings: Type.Optional(
       Type.Object(
         {

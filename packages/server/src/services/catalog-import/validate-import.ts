@@ -4,6 +4,7 @@ import { normalizeLocale } from '../../domain/labels.js';
 import { exactQuantity } from '../../domain/quantity.js';
 import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.js';
 import { compileChecker } from '../../domain/validation.js';
+import { shopifyConnectionProblems } from '../shopify-connection.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
 
 const checkShape = compileChecker<ImportDocument>(ImportDocument);
@@ -21,11 +22,15 @@ export function validateImport(
   const issues: ValidationIssue[] = [];
   const report = (path: string, message: string) => issues.push({ path, message });
   const domains = new Set<string>();
+  const stores = new Map<string, string>();
   shape.value.shops.forEach((shop, s) => {
     const at = `/shops/${s}`;
     if (domains.has(shop.domain)) report(`${at}/domain`, `shop '${shop.domain}' appears twice`);
     domains.add(shop.domain);
     checkShop(shop, at, report);
+    const store = shop.platform?.store.toLowerCase();
+    if (store && stores.has(store)) report(`${at}/platform/store`, `store '${store}' is also ${stores.get(store)}'s`);
+    if (store) stores.set(store, shop.domain);
   });
   return issues.length ? { ok: false, issues } : shape;
 }
@@ -33,6 +38,12 @@ export function validateImport(
 type Report = (path: string, message: string) => void;
 
 function checkShop(shop: ImportShop, at: string, report: Report) {
+  if (shop.platform) {
+    for (const { field, message } of shopifyConnectionProblems(shop.platform))
+      report(`${at}/platform/${field}`, message);
+    // Orders on Shopify are Shopify's: Tare reads them there (§16) and has none of its own to import.
+    if (shop.orders?.length) report(`${at}/orders`, "a Shopify shop's orders are read from Shopify, not imported");
+  }
   if (!CURRENCIES.has(shop.currency)) report(`${at}/currency`, `unknown ISO 4217 currency '${shop.currency}'`);
   if (shop.defaultLocale !== undefined && !normalizeLocale(shop.defaultLocale)) {
     report(`${at}/defaultLocale`, `'${shop.defaultLocale}' is not a valid locale`);

@@ -2,6 +2,7 @@ import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import type { InboxEvent } from '../../store/repositories/platform-events.js';
 import { followLevel } from './follow-level.js';
+import { holdWhileSyncStopped, processShopifyEvent } from './shopify-events.js';
 import { syncOrder } from './sync-order.js';
 
 export interface EventOutcome {
@@ -18,6 +19,10 @@ export interface EventOutcome {
 export async function processEvent(tx: Queryable, gateway: PlatformGateway, event: InboxEvent): Promise<EventOutcome> {
   const requestId = `event:${event.eventId}`.slice(0, 128);
   const payload = event.payload as Record<string, unknown>;
+  const shopify = await processShopifyEvent(tx, event);
+  if (shopify !== undefined) return { summary: shopify };
+  const held = await holdWhileSyncStopped(tx, event);
+  if (held !== undefined) return { summary: held };
   if (event.topic === 'stock_changed') {
     const locationId = String(payload.locationId ?? '');
     const variantId = String(payload.variantId ?? '');

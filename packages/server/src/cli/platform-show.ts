@@ -1,0 +1,91 @@
+import { errors } from '../errors.js';
+import { outboxStats } from '../store/repositories/projection-outbox.js';
+import { inboxStats } from '../store/repositories/platform-events.js';
+import { loadShopifyConnection } from '../store/repositories/shopify-connections.js';
+import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
+import type { CommandContext } from './command.js';
+
+/**
+ * A secret shown without giving it away: its kind prefix (`shpat_`) and, for a long one, its
+ * last four characters, so an operator can tell which token is in use.
+ *
+ * @example maskSecret('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') // 'shpat_…e1f0'
+ */
+export function maskSecret(secret: string): string {
+  const prefix = /^[a-z]{2,8}_/.exec(secret)?.[0] ?? '';
+  const tail = secret.length - prefix.length >= 16 ? secret.slice(-4) : '';
+  return `${prefix}…${tail}`;
+}
+
+/** `tare platform show`: each shop's platform, connection and sync backlog; secrets masked. */
+export async function showPlatform(ctx: CommandContext, options: { shop?: string; json?: boolean }): Promise<number> {
+  let shops: Shop[];
+  if (options.shop) {
+    const shop = await findShopByDomain(ctx.db, options.shop);
+    if (!shop) throw errors.notFound('shop', options.shop);
+    shops = [shop];
+  } else {
+    shops = await listShops(ctx.db);
+  }
+  const reports = [];
+  for (const shop of shops) reports.push(await describe(ctx, shop));
+  if (options.json) ctx.io.out(JSON.stringify(reports, null, 2));
+  else for (const report of reports) for (const line of lines(report)) ctx.io.out(line);
+  return 0;
+}
+
+type Report = Awaited<ReturnType<typeof describe>>;
+
+async function describe(ctx: CommandContext, shop: Shop) {
+  const inbox = await inboxStats(ctx.db, shop.id);
+  const outbox = await outboxStats(ctx.db, shop.id);
+  const base = {
+    shop: shop.domain,
+    platform: shop.platform,
+    inbox: { pending: inbox.pending, parked: inbox.parked, oldestPendingAt: inbox.oldestPendingAt },
+    outbox: { pending: outbox.pending, oldestQueuedAt: outbox.oldestQueuedAt, lastError: outbox.lastError },
+  };
+  const connection =
+    shop.platform === 'shopify' ? await loadShopifyConnection(ctx.db, shop.id, ctx.keyring) : undefined;
+  if (!connection) return { ...base, shopify: null };
+  return {
+    ...base,
+    shopify: {
+      store: connection.store,
+      endpoint: connection.endpoint,
+      apiVersion: connection.apiVersion,
+      status: connection.status,
+      lastError: connection.lastError,
+      lastErrorAt: connection.lastErrorAt,
+      accessToken: maskSecret(connection.accessToken),
+      clientSecret: maskSecret(connection.clientSecret),
+      secretsKeyId: connection.secretsKeyId,
+      connectedAt: connection.connectedAt,
+    },
+  };
+}
+
+function lines(report: Report): string[] {
+  const at = (date: Date | null) => (date ? date.toISOString() : '-');
+  const { inbox, outbox, shopify } = report;
+  const out = [`${report.shop}: ${report.platform === 'local' ? 'local (the embedded platform)' : 'shopify'}`];
+  if (shopify) {
+    out.push(
+      `  store          ${shopify.store}`,
+      `  endpoint       ${shopify.endpoint}`,
+      `  api version    ${shopify.apiVersion}`,
+      `  status         ${shopify.status}`,
+      `  last error     ${shopify.lastError ? `${shopify.lastError} (${at(shopify.lastErrorAt)})` : '-'}`,
+      `  access token   ${shopify.accessToken}`,
+      `  client secret  ${shopify.clientSecret}`,
+      `  sealed with    key ${shopify.secretsKeyId}`,
+      `  connected      ${at(shopify.connectedAt)}`,
+    );
+  }
+  out.push(
+    `  inbox          ${inbox.pending} waiting${inbox.pending ? ` (oldest ${at(inbox.oldestPendingAt)})` : ''}, ${inbox.parked} failed and parked`,
+    `  outbox         ${outbox.pending} level(s) waiting${outbox.pending ? ` (oldest ${at(outbox.oldestQueuedAt)})` : ''}` +
+      (outbox.lastError ? `; last error: ${outbox.lastError}` : ''),
+  );
+  return out;
+}

@@ -1,0 +1,135 @@
+import { errors } from '../errors.js';
+import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
+import { subscribeWebhooks } from '../platform/shopify/webhook-subscriptions.js';
+import { connectShopToShopify, shopifyConnectionProblems } from '../services/shopify-connection.js';
+import {
+  deleteShopifyConnection,
+  loadShopifyConnection,
+  resealConnections,
+} from '../store/repositories/shopify-connections.js';
+import { findShopByDomain, type Shop } from '../store/repositories/shops.js';
+import { parseCommandArgs } from './args.js';
+import { CommandError, type CommandContext, type StoreCommand, UsageError } from './command.js';
+import { showPlatform } from './platform-show.js';
+
+const USAGE = `usage:
+  tare platform connect --shop DOMAIN --store NAME.myshopify.com --access-token TOKEN --client-secret SECRET
+                        [--api-version YYYY-MM] [--admin-api-url URL]
+  tare platform show [--shop DOMAIN] [--json]
+  tare platform webhooks --shop DOMAIN --address https://tare.example/webhooks/shopify
+  tare platform disconnect --shop DOMAIN
+  tare platform rotate-key      re-seal every shop's credentials with TARE_SECRETS_KEY`;
+
+const FLAGS: Record<string, string> = {
+  store: '--store',
+  accessToken: '--access-token',
+  clientSecret: '--client-secret',
+  apiVersion: '--api-version',
+  adminApiUrl: '--admin-api-url',
+};
+
+/** `tare platform …`: which platform a shop sells on, its credentials and Shopify's webhooks (PRODUCT.md §16). */
+export const platformCommand: StoreCommand = async (ctx, args) => {
+  const [action, ...rest] = args;
+  if (action === 'connect') return connect(ctx, rest);
+  if (action === 'show') return showPlatform(ctx, parse('platform show', rest, ['shop'], ['json']).values);
+  if (action === 'webhooks') return webhooks(ctx, rest);
+  if (action === 'disconnect') return disconnect(ctx, rest);
+  if (action === 'rotate-key') {
+    parse('platform rotate-key', rest, []);
+    const { resealed, keyId } = await ctx.db.transaction((tx) => resealConnections(tx, ctx.keyring));
+    ctx.io.out(
+      resealed === 0
+        ? `every connection is sealed with key ${keyId} already`
+        : `re-sealed ${resealed} connection(s) with key ${keyId}; the previous keys can now be removed`,
+    );
+    return 0;
+  }
+  if (action === undefined) {
+    throw new UsageError('platform needs a command: connect, show, webhooks, disconnect or rotate-key', USAGE);
+  }
+  throw new UsageError(`unknown platform command '${action}'`, USAGE);
+};
+
+function parse<Name extends string, Flag extends string = never>(
+  command: string,
+  args: string[],
+  names: readonly Name[],
+  flags: readonly Flag[] = [],
+) {
+  const parsed = parseCommandArgs(command, args, names, USAGE, flags);
+  if (parsed.positionals.length)
+    throw new UsageError(`${command}: unexpected argument '${parsed.positionals[0]}'`, USAGE);
+  return parsed;
+}
+
+async function shopNamed(ctx: CommandContext, command: string, domain: string | undefined): Promise<Shop> {
+  if (!domain) throw new UsageError(`${command} needs --shop DOMAIN`, USAGE);
+  const shop = await findShopByDomain(ctx.db, domain);
+  if (!shop) throw errors.notFound('shop', domain);
+  return shop;
+}
+
+async function connect(ctx: CommandContext, args: string[]): Promise<number> {
+  const names = ['shop', 'store', 'access-token', 'client-secret', 'api-version', 'admin-api-url'] as const;
+  const { values } = parse('platform connect', args, names);
+  for (const required of ['store', 'access-token', 'client-secret'] as const) {
+    if (!values[required]) throw new UsageError(`platform connect needs --${required}`, USAGE);
+  }
+  const input = {
+    store: values.store!,
+    accessToken: values['access-token']!,
+    clientSecret: values['client-secret']!,
+    apiVersion: values['api-version'],
+    adminApiUrl: values['admin-api-url'],
+  };
+  const problems = shopifyConnectionProblems(input);
+  if (problems.length) {
+    const [first, ...others] = problems.map(({ field, message }) => `${FLAGS[field]} ${message}`);
+    throw new UsageError(`platform connect: ${[first, ...others].join('; ')}`, USAGE);
+  }
+  const shop = await shopNamed(ctx, 'platform connect', values.shop);
+  const { changed } = await ctx.db.transaction((tx) => connectShopToShopify(tx, ctx.keyring, shop.id, input));
+  ctx.changed();
+  const connection = await loadShopifyConnection(ctx.db, shop.id, ctx.keyring);
+  ctx.io.out(
+    changed
+      ? `${shop.domain} connected to ${connection!.store} (${connection!.endpoint}); credentials sealed with key ${connection!.secretsKeyId}`
+      : `${shop.domain} is already connected to ${connection!.store} with these values; nothing changed`,
+  );
+  return 0;
+}
+
+async function webhooks(ctx: CommandContext, args: string[]): Promise<number> {
+  const { values } = parse('platform webhooks', args, ['shop', 'address']);
+  if (!values.address) throw new UsageError('platform webhooks needs --address URL', USAGE);
+  if (!/^https?:\/\/[^\s/]+/.test(values.address)) {
+    throw new UsageError('platform webhooks: --address must be the http(s) URL of POST /webhooks/shopify', USAGE);
+  }
+  const shop = await shopNamed(ctx, 'platform webhooks', values.shop);
+  const connection = await loadShopifyConnection(ctx.db, shop.id, ctx.keyring);
+  if (!connection)
+    throw new CommandError(`${shop.domain} is not connected to Shopify; run tare platform connect first`);
+  const outcomes = await subscribeWebhooks(createShopifyAdmin(connection), values.address).catch((error: unknown) => {
+    throw new CommandError(`could not subscribe ${connection.store}'s webhooks: ${(error as Error).message}`);
+  });
+  for (const { topic, outcome } of outcomes) ctx.io.out(`${topic}: ${outcome}`);
+  ctx.io.out(
+    'customers/data_request, customers/redact, shop/redact: compliance topics, set to the same address in the ' +
+      "app's configuration (Shopify does not take them through the API)",
+  );
+  return 0;
+}
+
+async function disconnect(ctx: CommandContext, args: string[]): Promise<number> {
+  const { values } = parse('platform disconnect', args, ['shop']);
+  const shop = await shopNamed(ctx, 'platform disconnect', values.shop);
+  const removed = await ctx.db.transaction((tx) => deleteShopifyConnection(tx, shop.id));
+  ctx.changed();
+  ctx.io.out(
+    removed
+      ? `${shop.domain} disconnected from Shopify: its credentials are deleted, its data kept`
+      : `${shop.domain} was not connected to Shopify`,
+  );
+  return 0;
+}

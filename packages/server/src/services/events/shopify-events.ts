@@ -1,0 +1,51 @@
+import { rememberInventoryItems } from '../../platform/shopify/inventory-items.js';
+import type { Queryable } from '../../store/db.js';
+import { holdEvent, type InboxEvent } from '../../store/repositories/platform-events.js';
+import { markConnectionFailed, shopifyConnectionStatus } from '../../store/repositories/shopify-connections.js';
+import { deleteShop } from '../../store/repositories/shops.js';
+
+/**
+ * The events only Shopify sends (PRODUCT.md §16), applied in the inbox's transaction; undefined
+ * for the events of §14, which every platform sends.
+ */
+export async function processShopifyEvent(tx: Queryable, event: InboxEvent): Promise<string | undefined> {
+  switch (event.topic) {
+    case 'products_updated': {
+      const { productId, inventoryItems } = event.payload as {
+        productId: string;
+        inventoryItems: { variantId: string; inventoryItemId: string }[];
+      };
+      await rememberInventoryItems(tx, event.shopId, inventoryItems);
+      return `product ${productId}: ${inventoryItems.length} variant(s) mapped to their inventory items`;
+    }
+    case 'app_uninstalled':
+      // Sync stops; data, connection and events stay, so connecting again resumes where it stopped.
+      await markConnectionFailed(
+        tx,
+        event.shopId,
+        'uninstalled',
+        'The app was uninstalled from the store (app/uninstalled); connect the shop again to resume its sync.',
+      );
+      return 'sync stopped: the app was uninstalled';
+    case 'shop_redact':
+      await deleteShop(tx, event.shopId);
+      return 'shop data deleted (shop/redact)';
+    case 'customers_data_request':
+    case 'customers_redact':
+      return 'acknowledged: Tare keeps no customer data';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Holds an event of §14 while the shop's Shopify sync is stopped (app uninstalled, token
+ * revoked): processing it would call Shopify in vain, and parking it after failed retries would
+ * lose it. It stays pending until the shop is connected again. Returns the summary when held.
+ */
+export async function holdWhileSyncStopped(tx: Queryable, event: InboxEvent): Promise<string | undefined> {
+  const status = await shopifyConnectionStatus(tx, event.shopId);
+  if (status === undefined || status === 'active') return undefined;
+  await holdEvent(tx, event.id);
+  return `held until the shop is connected again: its Shopify sync is stopped (${status})`;
+}
