@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandContext, UsageError } from '../../src/cli/command.js';
+import { maskSecret } from '../../src/cli/platform-show.js';
+import { platformCommand } from '../../src/cli/platform.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { createKeyring, type Keyring } from '../../src/secrets/keyring.js';
+import { SecretKey } from '../../src/secrets/secret-key.js';
+import type { Db } from '../../src/store/db.js';
+import { loadShopifyConnection } from '../../src/store/repositories/shopify-connections.js';
+import { testDrivers } from '../support/databases.js';
+import { type FakeShopify, startFakeShopify } from '../support/fake-shopify/index.js';
+import { seedShop } from '../support/harness.js';
+
+const TOKEN = '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';
+const SECRET = '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';
+
+describe.each(testDrivers())('tare platform on $name', ({ create }) => {
+  let db: Db;
+  let fake: FakeShopify;
+  const key = SecretKey.generate();
+  beforeAll(async () => {
+    db = await create();
+    fake = await startFakeShopify({ store: `cli-${Math.random().toString(36).slice(2, 8)}.myshopify.com` });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await db?.close();
+  });
+
+  function context(keyring: Keyring = createKeyring({ current: key })) {
+    const out: string[] = [];
+    let changed = 0;
+    const ctx: CommandContext = {
+      db,
+      gateway: createLocalGateway(),
+      keyring,
+      io: { out: (line) => out.push(line), err: (line) => out.push(line) },
+      changed: () => {
+        changed++;
+      },
+    };
+    return { ctx, out, changes: () => changed };
+  }
+
+  const connectArgs = (domain: string, store: string, extra: string[] = []) => [
+    'connect',
+    '--shop',
+    domain,
+    '--store',
+    store,
+    '--access-token',
+    TOKEN,
+    '--client-secret',
+    SECRET,
+    ...extra,
+  ];
+
+  it('when a shop is connected, then show reports it with its secrets masked, and connecting again changes nothing', async () => {
+    const { domain, shopId } = await seedShop(db);
+    const store = `show-${shopId}.myshopify.com`;
+    const run = context();
+    expect(await platformCommand(run.ctx, connectArgs(domain, store))).toBe(0);
+    expect(run.out).toEqual([
+      `${domain} connected to ${store} (https://${store}/admin/api/2026-04/graphql.json); credentials sealed with key ${key.id}`,
+    ]);
+    expect(run.changes()).toBe(1);
+    expect(await platformCommand(run.ctx, connectArgs(domain, store))).toBe(0);
+    expect(run.out[1]).toBe(`${domain} is already connected to ${store} with these values; nothing changed`);
+
+    const show = context();
+    expect(await platformCommand(show.ctx, ['show', '--shop', domain])).toBe(0);
+    expect(show.out).toEqual([
+      `${domain}: shopify`,
+      `  store          ${store}`,
+      `  endpoint       https://${store}/admin/api/2026-04/graphql.json`,
+      '  api version    2026-04',
+      '  status         active',
+      '  last error     -',
+      '  access token   shpat_…e1f0',
+      '  client secret  shpss_…8f90',
+      `  sealed with    key ${key.id}`,
+      expect.stringMatching(/^ {2}connected {6}\d{4}-\d\d-\d\dT/),
+      '  inbox          0 waiting, 0 failed and parked',
+      '  outbox         0 level(s) waiting',
+    ]);
+    const json = context();
+    await platformCommand(json.ctx, ['show', '--shop', domain, '--json']);
+    const [report] = JSON.parse(json.out.join('\n'));
+    expect(report).toMatchObject({
+      shop: domain,
+      platform: 'shopify',
+      shopify: { store, status: 'active', accessToken: 'shpat_…e1f0', clientSecret: 'shpss_…8f90' },
+      inbox: { pending: 0, parked: 0 },
+      outbox: { pending: 0 },
+    });
+    for (const printed of [...show.out, ...json.out, ...run.out]) {
+      expect(printed).not.toContain(TOKEN);
+      expect(printed).not.toContain(SECRET);
+    }
+  });
+
+  it('when the arguments are wrong, then it is a usage error naming the option, and nothing is connected', async () => {
+    const { domain, shopId } = await seedShop(db);
+    const cases: [string[], RegExp][] = [
+      [['connect', '--shop', domain, '--store', 'x.myshopify.com'], /needs --access-token/],
+      [connectArgs(domain, 'shop.example.com'), /--store 'shop.example.com' is not a store host/],
+      [
+        connectArgs(domain, 'ok.myshopify.com', ['--api-version', '2026-4']),
+        /--api-version '2026-4' is not an API version/,
+      ],
+      [
+        connectArgs(domain, 'ok.myshopify.com', ['--admin-api-url', 'ftp://x']),
+        /--admin-api-url must be an http or https URL/,
+      ],
+      [
+        connectArgs(domain, 'ok.myshopify.com', ['--admin-api-url', 'https://me:pw@proxy.example/graphql.json']),
+        /must not carry a user name or password/,
+      ],
+      [['webhooks', '--shop', domain], /needs --address/],
+      [['rotate-key', 'now'], /unexpected argument 'now'/],
+      [['teleport'], /unknown platform command 'teleport'/],
+      [[], /platform needs a command/],
+    ];
+    for (const [args, message] of cases) {
+      const attempt = platformCommand(context().ctx, args);
+      await expect(attempt, args.join(' ')).rejects.toThrow(UsageError);
+      await expect(platformCommand(context().ctx, args)).rejects.toThrow(message);
+    }
+    expect(await loadShopifyConnection(db, shopId, createKeyring({ current: key }))).toBeUndefined();
+    await expect(platformCommand(context().ctx, connectArgs('nope.example', 'ok.myshopify.com'))).rejects.toThrow(
+      "No shop with id 'nope.example'",
+    );
+  });
+
+  it('when a store is connected to a shop, then connecting it to another shop is refused', async () => {
+    const first = await seedShop(db);
+    const second = await seedShop(db);
+    const store = `taken-${first.shopId}.myshopify.com`;
+    await platformCommand(context().ctx, connectArgs(first.domain, store));
+    await expect(platformCommand(context().ctx, connectArgs(second.domain, store))).rejects.toThrow(
+      `The store ${store} is already connected to shop ${first.domain}.`,
+    );
+  });
+
+  it('when webhooks are subscribed twice, then every topic is subscribed once at the address', async () => {
+    const { domain } = await seedShop(db);
+    await platformCommand(
+      context().ctx,
+      [...connectArgs(domain, fake.store, ['--admin-api-url', fake.adminApiUrl])].map((arg) =>
+        arg === TOKEN ? fake.accessToken : arg === SECRET ? fake.clientSecret : arg,
+      ),
+    );
+    const address = 'https://tare.example/webhooks/shopify';
+    const first = context();
+    expect(await platformCommand(first.ctx, ['webhooks', '--shop', domain, '--address', address])).toBe(0);
+    const topics = [
+      'ORDERS_CREATE',
+      'ORDERS_CANCELLED',
+      'ORDERS_EDITED',
+      'REFUNDS_CREATE',
+      'INVENTORY_LEVELS_UPDATE',
+      'PRODUCTS_UPDATE',
+      'APP_UNINSTALLED',
+    ];
+    expect(first.out.slice(0, 7)).toEqual(topics.map((topic) => `${topic}: subscribed`));
+    expect(first.out[7]).toMatch(/^customers\/data_request, customers\/redact, shop\/redact: compliance topics/);
+    const again = context();
+    await platformCommand(again.ctx, ['webhooks', '--shop', domain, '--address', address]);
+    expect(again.out.slice(0, 7)).toEqual(topics.map((topic) => `${topic}: already subscribed`));
+    expect([...fake.state.webhookSubscriptions.values()].map((s) => [s.topic, s.uri]).sort()).toEqual(
+      topics.map((topic) => [topic, address]).sort(),
+    );
+    fake.assertNoInvalidQueries();
+  });
+
+  it('when the key is rotated, then every connection is re-sealed with the new key and still opens', async () => {
+    const { domain, shopId } = await seedShop(db);
+    await platformCommand(context().ctx, connectArgs(domain, `rotate-${shopId}.myshopify.com`));
+    const newKey = SecretKey.generate();
+    // Other tests of this file sealed with `key` too: all of it moves.
+    const rotating = context(createKeyring({ current: newKey, previous: [key] }));
+    expect(await platformCommand(rotating.ctx, ['rotate-key'])).toBe(0);
+    expect(rotating.out[0]).toMatch(new RegExp(`^re-sealed \\d+ connection\\(s\\) with key ${newKey.id}`));
+    const onlyNew = createKeyring({ current: newKey });
+    expect((await loadShopifyConnection(db, shopId, onlyNew))?.accessToken).toBe(TOKEN);
+    const again = context(onlyNew);
+    await platformCommand(again.ctx, ['rotate-key']);
+    expect(again.out).toEqual([`every connection is sealed with key ${newKey.id} already`]);
+    // Back to the file's key for the tests that follow.
+    await platformCommand(context(createKeyring({ current: key, previous: [newKey] })).ctx, ['rotate-key']);
+  });
+
+  it('when a shop is disconnected, then its credentials are gone and it sells locally again', async () => {
+    const { domain, shopId } = await seedShop(db);
+    await platformCommand(context().ctx, connectArgs(domain, `bye-${shopId}.myshopify.com`));
+    const run = context();
+    expect(await platformCommand(run.ctx, ['disconnect', '--shop', domain])).toBe(0);
+    expect(await platformCommand(run.ctx, ['disconnect', '--shop', domain])).toBe(0);
+    expect(run.out).toEqual([
+      `${domain} disconnected from Shopify: its credentials are deleted, its data kept`,
+      `${domain} was not connected to Shopify`,
+    ]);
+    const show = context();
+    await platformCommand(show.ctx, ['show', '--shop', domain]);
+    expect(show.out[0]).toBe(`${domain}: local (the embedded platform)`);
+  });
+});
+
+describe('maskSecret', () => {
+  it.each([
+    ['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', 'shpat_…e1f0'],
+    ['0f1e2d3c4b5a69788796a5b4c3d2e1f0', '…e1f0'],
+    ['shpss_short', 'shpss_…'],
+    ['tiny', '…'],
+  ])('when the secret is %s, then it shows as %s', (secret, shown) => {
+    expect(maskSecret(secret)).toBe(shown);
+  });
+});
