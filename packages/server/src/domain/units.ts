@@ -73,7 +73,8 @@ export function convert(value: Dec, from: string, to: string): Dec {
  * `convert`, then rounded half-even to 9 decimal places (the stored scale).
  * Only a conversion whose exact result has more than 9 decimals is changed; a value already
  * in `to` is returned as it is (PRODUCT.md §6: nothing but a converted value is rounded).
- * A quantity sent to Tare never gets here unchecked: `exactQuantity` refuses one this would round.
+ * A quantity sent to Tare goes through `exactQuantity` first, which refuses one with more than 9
+ * decimal places in its own unit and a non-zero one this would round to 0 (decision 34).
  *
  * @example convertForStorage(new Dec(1), 'in3', 'ft3').toString() // '0.000578704' (exact 1/1728 repeats)
  */

@@ -199,6 +199,31 @@ describe.each(testDrivers())('POST /api/v1/inventory/adjustments on $name', ({ c
       expect(await platformLevel(db, shopId, '2001')).toBe('1');
     });
 
+    it.each([
+      // [delta, variant, booked]: a 10th decimal of exactly 5 goes to the even 9th (PRODUCT.md §6).
+      ['1 oz on a kg variant (0.028349523125 kg)', entry('2001', 1, 'oz'), '0.028349523', 'kg'],
+      ['4 oz on a kg variant (0.1133980925 kg, even 9th digit kept)', entry('2001', 4, 'oz'), '0.113398092', 'kg'],
+      ['12 oz on a kg variant (0.3401942775 kg, odd 9th digit up)', entry('2001', 12, 'oz'), '0.340194278', 'kg'],
+      ['-4 oz on a kg variant (-0.1133980925 kg)', entry('2001', -4, 'oz'), '-0.113398092', 'kg'],
+      ['-12 oz on a kg variant (-0.3401942775 kg)', entry('2001', -12, 'oz'), '-0.340194278', 'kg'],
+      ['1 g on a lb variant (0.0022046226218… lb)', entry('2003', 1, 'g'), '0.002204623', 'lb'],
+      ['0.0000025 mg on a g variant (0.0000000025 g)', entry('2002', 0.0000025, 'mg'), '0.000000002', 'g'],
+      ['0.0000035 mg on a g variant (0.0000000035 g)', entry('2002', 0.0000035, 'mg'), '0.000000004', 'g'],
+    ])(
+      'when the delta is %s, then it is rounded half-even to 9 decimals of the variant’s unit and exactly that is booked',
+      async (_label, sent, booked, unit) => {
+        const { key, shopId } = await seedShop(db, shopFixture());
+
+        const res = await adjust(server, key, body(sent));
+
+        expect(res.status).toBe(200);
+        expect(res.body.data.results).toEqual([result(sent.variantId, 0, Number(booked), unit)]);
+        expect(await total(db, shopId, sent.variantId)).toBe(booked);
+        const [row] = await ledgerOf(db, shopId, res.body.requestId);
+        expect(row).toMatchObject({ before: '0', after: booked, delta: booked, unit });
+      },
+    );
+
     it('when an adjustment takes the total below zero, then it is applied and the platform shows the floor', async () => {
       const { key, shopId } = await seedShop(db, shopFixture());
 
@@ -428,33 +453,38 @@ describe.each(testDrivers())('POST /api/v1/inventory/adjustments on $name', ({ c
     );
 
     const MORE_DECIMALS = 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit';
-    const inVariantUnit = (conversion: string, unit: string) =>
-      `${conversion} in the variant's unit, which needs more than 9 decimal places; send it in ${unit} with at most 9 decimal places`;
+    const roundsToZero = (conversion: string, unit: string) =>
+      `${conversion}, below what Tare keeps in the variant's unit (9 decimal places of ${unit}): it would be booked as 0`;
     it.each([
       ['1e-100 kg, which used to answer updated and book 0', entry('2001', 1e-100, 'kg'), MORE_DECIMALS],
       ['0.0000000001 kg (10 decimals)', entry('2001', 0.0000000001, 'kg'), MORE_DECIMALS],
       ['12.0000000001 kg', entry('2001', 12.0000000001, 'kg'), MORE_DECIMALS],
       ['1e-10 t, more decimals in its own unit though 0.0000001 kg', entry('2001', 1e-10, 't'), MORE_DECIMALS],
-      ['1 oz on a kg variant', entry('2001', 1, 'oz'), inVariantUnit('1 oz is 0.028349523125 kg', 'kg')],
-      ['1 g on a lb variant', entry('2003', 1, 'g'), inVariantUnit('1 g is 0.00220462262184877580… lb', 'lb')],
       [
-        '1e-7 mg on a per-100 g variant',
+        '1e-7 mg on a per-100 g variant, which would round to 0',
         entry('2002', 0.0000001, 'mg'),
-        inVariantUnit('0.0000001 mg is 0.0000000001 g', 'g'),
+        roundsToZero('0.0000001 mg is 0.0000000001 g', 'g'),
       ],
-    ])(
-      'when the delta is %s, then 400 names its value, nothing is rounded and nothing is written',
-      async (_label, rejected, message) => {
-        const { key, shopId, before } = await primedShop();
+      [
+        '5e-7 mg on a g variant, a tie rounded to the even 0',
+        entry('2002', 0.0000005, 'mg'),
+        roundsToZero('0.0000005 mg is 0.0000000005 g', 'g'),
+      ],
+      [
+        '-1e-6 mg on a kg variant',
+        entry('2001', -0.000001, 'mg'),
+        roundsToZero('-0.000001 mg is -0.000000000001 kg', 'kg'),
+      ],
+    ])('when the delta is %s, then 400 names its value and nothing is written', async (_label, rejected, message) => {
+      const { key, shopId, before } = await primedShop();
 
-        const valid = entry(rejected.variantId === '2003' ? '2001' : '2003', 1, 'lb');
-        const res = await adjust(server, key, body(valid, rejected));
+      const valid = entry(rejected.variantId === '2003' ? '2001' : '2003', 1, 'lb');
+      const res = await adjust(server, key, body(valid, rejected));
 
-        const error = expectErrorEnvelope(res, 400, 'bad_request');
-        expect(error.details).toEqual({ in: 'body', errors: [{ path: '/adjustments/1/delta/value', message }] });
-        expect(await snapshot(db, shopId)).toEqual(before);
-      },
-    );
+      const error = expectErrorEnvelope(res, 400, 'bad_request');
+      expect(error.details).toEqual({ in: 'body', errors: [{ path: '/adjustments/1/delta/value', message }] });
+      expect(await snapshot(db, shopId)).toEqual(before);
+    });
 
     it('when a delta would take the platform level beyond a safe integer, then 400 names it and nothing is written', async () => {
       const { key, shopId, before } = await primedShop();

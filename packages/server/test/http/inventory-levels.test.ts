@@ -186,6 +186,30 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
       expect(await platformLevel(db, shopId, '2001')).toBe('0');
     });
 
+    it.each([
+      // [quantity, booked]: a 10th decimal of exactly 5 goes to the even 9th (PRODUCT.md §6).
+      ['1 kg on a lb variant (2.2046226218… lb)', entry('2003', 1, 'kg'), '2.204622622', 'lb', '2'],
+      ['4 oz on a kg variant (0.1133980925 kg, even 9th digit kept)', entry('2001', 4, 'oz'), '0.113398092', 'kg', '0'],
+      ['12 oz on a kg variant (0.3401942775 kg, odd 9th digit up)', entry('2001', 12, 'oz'), '0.340194278', 'kg', '0'],
+      ['1234.5678925 g on a kg variant (1.2345678925 kg)', entry('2001', 1234.5678925, 'g'), '1.234567892', 'kg', '1'],
+      ['1234.5678935 g on a kg variant (1.2345678935 kg)', entry('2001', 1234.5678935, 'g'), '1.234567894', 'kg', '1'],
+    ])(
+      'when a level is set to %s, then it is rounded half-even to 9 decimals of the variant’s unit and exactly that is kept',
+      async (_label, sent, booked, unit, platform) => {
+        const { key, shopId } = await seedShop(db, shopFixture());
+
+        const res = await setLevels(server, key, body(sent));
+
+        expect(res.status).toBe(200);
+        expect(res.body.data.results).toEqual([result(sent.variantId, 0, Number(booked), unit)]);
+        expect(await total(db, shopId, sent.variantId)).toBe(booked);
+        expect(await platformLevel(db, shopId, sent.variantId)).toBe(platform);
+        expect(await ledgerOf(db, shopId, res.body.requestId)).toEqual([
+          expect.objectContaining({ before: '0', after: booked, delta: booked, unit }),
+        ]);
+      },
+    );
+
     it('when a level is set to 0, then the total and the platform are 0 and the ledger books the whole decrease', async () => {
       const { key, shopId } = await primedShop();
 
@@ -426,13 +450,19 @@ describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create 
       ['1e-100 kg', entry('2001', 1e-100, 'kg'), MORE_DECIMALS],
       ['12.0000000001 kg (10 decimals)', entry('2001', 12.0000000001, 'kg'), MORE_DECIMALS],
       [
-        '1 kg on a lb variant',
-        entry('2003', 1, 'kg'),
-        "1 kg is 2.20462262184877580722… lb in the variant's unit, which needs more than 9 decimal places; " +
-          'send it in lb with at most 9 decimal places',
+        '1e-7 mg on a kg variant, which would round to 0',
+        entry('2001', 0.0000001, 'mg'),
+        "0.0000001 mg is 0.0000000000001 kg, below what Tare keeps in the variant's unit (9 decimal places of kg): " +
+          'it would be booked as 0',
+      ],
+      [
+        '1e-6 mg on a lb variant, which would round to 0',
+        entry('2003', 0.000001, 'mg'),
+        "0.000001 mg is 0.0000000000022046226218487758072… lb, below what Tare keeps in the variant's unit " +
+          '(9 decimal places of lb): it would be booked as 0',
       ],
     ])(
-      'when the quantity is %s, then 400 names its value, nothing is rounded and nothing is written',
+      'when the quantity is %s, then 400 names its value and nothing is written',
       async (_label, rejected, message) => {
         const { key, shopId, before } = await primedShop();
 

@@ -373,6 +373,82 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       expect(await level(db, shopId, '2002')).toEqual({ total: '2500', platform: '25' });
     });
 
+    it('when the variant changes from kg to lb, then the measurement is converted and rounded half-even to 9 decimals of lb', async () => {
+      const { key, shopId } = await seedShop(db, editShop());
+
+      const res = await patch(server, key, { edits: [{ lineItemId: '9001', variantId: '2003' }] });
+
+      expect(res.status).toBe(200);
+      // 1.25 kg is 2.75577827731… lb: 2.755778277 lb is kept (PRODUCT.md §6).
+      expect(res.body.items).toEqual(
+        itemsWith({ '9001': item('9001', '2003', 2, 2.755778277, 'lb', '$24.00 per lb') }),
+      );
+      expect(await storedSvcData(db, shopId, '9001')).toEqual({
+        note: 'keep me',
+        measurement: { type: 'weight', dimensions: [{ unit: 'lb', value: 2.755778277, tol: 5 }] },
+      });
+      expect(await level(db, shopId, '2001')).toEqual({ total: '12.75', platform: '12' });
+      expect(await level(db, shopId, '2003')).toEqual({ total: '-5.511556554', platform: '-6' });
+    });
+
+    it('when measurements in oz meet a 10th decimal of exactly 5 in kg, then it goes to the even 9th: kept when even, up when odd', async () => {
+      const { key, shopId } = await seedShop(db, editShop());
+
+      const res = await patch(server, key, {
+        edits: [
+          { lineItemId: '9001', measurement: weight(4, 'oz') }, // 0.1133980925 kg
+          { lineItemId: '9002', measurement: weight(12, 'oz') }, // 0.3401942775 kg
+        ],
+      });
+
+      expect(res.status).toBe(200);
+      expect(res.body.items).toEqual(
+        itemsWith({
+          '9001': item('9001', '2001', 2, 0.113398092, 'kg', '$24.00 per kg'),
+          '9002': item('9002', '2001', 1, 0.340194278, 'kg', '$24.00 per kg'),
+        }),
+      );
+      expect(await lineRow(db, shopId, '9001')).toMatchObject({ price: '2.72' });
+      expect(await lineRow(db, shopId, '9002')).toMatchObject({ price: '8.16' });
+      // Consumption 2 × 1.25 + 0.5 = 3 kg becomes 2 × 0.113398092 + 0.340194278 = 0.566990462 kg.
+      expect(await orderEditLedger(db, shopId)).toEqual([
+        expect.objectContaining({ before: '10.25', after: '12.683009538', delta: '2.433009538', unit: 'kg' }),
+      ]);
+      expect(await level(db, shopId, '2001')).toEqual({ total: '12.683009538', platform: '12' });
+    });
+
+    it('when lines move from lb to kg and meet a 10th decimal of exactly 5, then it goes to the even 9th', async () => {
+      const { key, shopId } = await seedShop(
+        db,
+        editShop({
+          orders: [
+            order('5001', 'open', [
+              line('9007', { variantId: '2003', svc: svcData('weight', 'lb', 0.05) }), // 0.0226796185 kg
+              line('9008', { variantId: '2003', svc: svcData('weight', 'lb', 0.15) }), // 0.0680388555 kg
+            ]),
+          ],
+        }),
+      );
+
+      const res = await patch(server, key, {
+        edits: [
+          { lineItemId: '9007', variantId: '2001' },
+          { lineItemId: '9008', variantId: '2001' },
+        ],
+      });
+
+      expect(res.status).toBe(200);
+      expect(res.body.items).toEqual([
+        item('9007', '2001', 1, 0.022679618, 'kg', '$24.00 per kg'),
+        item('9008', '2001', 1, 0.068038856, 'kg', '$24.00 per kg'),
+      ]);
+      expect(await storedSvcData(db, shopId, '9008')).toEqual({
+        measurement: { type: 'weight', dimensions: [{ unit: 'kg', value: 0.068038856 }] },
+      });
+      expect(await level(db, shopId, '2001')).toEqual({ total: '10.159281526', platform: '10' });
+      expect(await level(db, shopId, '2003')).toEqual({ total: '0.2', platform: '0' });
+    });
+
     it('when the variant and the measurement change together, then the new variant takes the new consumption', async () => {
       const { key, shopId } = await seedShop(db, editShop());
 
@@ -585,8 +661,8 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
     }
 
     const bad = (path: string, message: string) => ({ in: 'body', errors: [{ path, message }] });
-    const roundsIn = (conversion: string, unit: string) =>
-      `${conversion} in the variant's unit, which needs more than 9 decimal places; send it in ${unit} with at most 9 decimal places`;
+    const roundsToZero = (conversion: string, unit: string) =>
+      `${conversion}, below what Tare keeps in the variant's unit (9 decimal places of ${unit}): it would be booked as 0`;
     const quantityEdit = (lineItemId = '9001', quantity = 1) => ({ lineItemId, quantity });
 
     it.each(['abc', '5001x', '-5001', '1.5', '123456789012345678901'])(
@@ -712,14 +788,9 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
         bad('/edits/0/measurement/value', 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit'),
       ],
       [
-        'the measurement value converts into the line unit with more than 9 decimals (it used to round to 0)',
+        'the measurement value converts into the line unit as 0 at 9 decimals (it used to be booked as 0)',
         { edits: [{ lineItemId: '9001', measurement: weight(1e-7, 'g') }] },
-        bad('/edits/0/measurement/value', roundsIn('0.0000001 g is 0.0000000001 kg', 'kg')),
-      ],
-      [
-        'the measurement is 1 oz on a kg line (0.028349523125 kg)',
-        { edits: [{ lineItemId: '9001', measurement: weight(1, 'oz') }] },
-        bad('/edits/0/measurement/value', roundsIn('1 oz is 0.028349523125 kg', 'kg')),
+        bad('/edits/0/measurement/value', roundsToZero('0.0000001 g is 0.0000000001 kg', 'kg')),
       ],
       [
         'the measurement converts exactly but into more digits than its JSON number in _svc_data holds',
@@ -727,14 +798,6 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
         bad(
           '/edits/0/measurement/value',
           'is 55999057520.54303844 kg, more significant digits than a JSON number holds',
-        ),
-      ],
-      [
-        "the variant changes to one whose unit cannot hold the line's measurement exactly",
-        { edits: [{ lineItemId: '9001', variantId: '2003' }] },
-        bad(
-          '/edits/0/variantId',
-          `the line's ${roundsIn('1.25 kg is 2.75577827731096975903… lb', 'lb')}, as this edit's measurement`,
         ),
       ],
       [
@@ -832,6 +895,31 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       expect(error.message).toBe(
         `The request is invalid: ${details.errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
       );
+      expect(await snapshot(db, shopId)).toEqual(before);
+    });
+
+    it.each([
+      [
+        "the line's measurement would round to 0 in the new variant's unit",
+        '2002',
+        svcData('weight', 'g', 0.0000001),
+        `the line's measurement ${roundsToZero('0.0000001 g is 0.0000000001 kg', 'kg')}; send a measurement in kg with it`,
+      ],
+      [
+        "the line's measurement, rounded in the new variant's unit, has more digits than a JSON number holds",
+        '2003',
+        svcData('weight', 'lb', 1234567890.5),
+        "the line's measurement is 559990575.377795485 kg, more significant digits than a JSON number holds; " +
+          'send a measurement in kg with it',
+      ],
+    ])('when %s, then 400 names the variantId and nothing changes', async (_label, variantId, svc, message) => {
+      const lines = [line('9009', { variantId, svc })];
+      const { key, shopId, before } = await primedShop({ orders: [order('5001', 'open', lines)] });
+
+      const res = await patch(server, key, { edits: [{ lineItemId: '9009', variantId: '2001' }] });
+
+      const error = expectErrorEnvelope(res, 400, 'bad_request');
+      expect(error.details).toEqual(bad('/edits/0/variantId', message));
       expect(await snapshot(db, shopId)).toEqual(before);
     });
 

@@ -261,6 +261,33 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       expect(await platformLevel(shopId, '2004')).toBe('2');
     });
 
+    it('when stock in another unit needs more than 9 decimals of the variant unit, then it is rounded half-even at the 9th', async () => {
+      const doc = sample();
+      doc.shops[0].products[0].variants.push(
+        stockedVariant('2005', 'kg', 1, { value: 1, unit: 'oz' }), // 0.028349523125 kg
+        stockedVariant('2006', 'kg', 1, { value: 4, unit: 'oz' }), // 0.1133980925 kg: even 9th kept
+        stockedVariant('2007', 'kg', 1, { value: 12, unit: 'oz' }), // 0.3401942775 kg: odd 9th up
+        stockedVariant('2008', 'lb', 1, { value: 1, unit: 'kg' }), // 2.2046226218… lb
+        stockedVariant('2009', 'g', 100, { value: 0.0000035, unit: 'mg' }), // 0.0000000035 g
+      );
+      const shopId = (await importValid(doc)).shops[0]!.id;
+
+      const expected: [string, string, string, string][] = [
+        ['2005', '0.028349523', 'kg', '0'],
+        ['2006', '0.113398092', 'kg', '0'],
+        ['2007', '0.340194278', 'kg', '0'],
+        ['2008', '2.204622622', 'lb', '2'],
+        ['2009', '0.000000004', 'g', '0'],
+      ];
+      for (const [variantId, total, unit, platform] of expected) {
+        expect(await level(shopId, variantId)).toEqual({ total, unit });
+        expect(await platformLevel(shopId, variantId)).toBe(platform);
+        expect(await ledger(shopId, variantId)).toEqual([
+          expect.objectContaining({ quantity_before: '0', quantity_after: total, delta: total, unit }),
+        ]);
+      }
+    });
+
     it('when stock is given in the variant unit with 9 decimals, then it is stored exactly', async () => {
       const doc = sample();
       doc.shops[0].products[0].variants[0].inventory[0].quantity.value = 12.000000001;
@@ -603,31 +630,31 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         [{ path: `${at}/inventory/0/quantity/value`, message: MORE_DECIMALS }],
       ],
       [
-        'stock whose conversion into the variant unit would round (1 lb on a kg variant is exact, 1 kg on a lb one is not)',
+        'stock whose conversion into the variant unit is a tie rounded to the even 0 (it would be booked as 0)',
         (d) => {
-          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'lb';
-          d.shops[0].products[0].variants[0].inventory[0].quantity = { value: 1, unit: 'kg' };
+          d.shops[0].products[0].variants[0].inventory[0].quantity = { value: 0.0000005, unit: 'g' };
         },
         [
           {
             path: `${at}/inventory/0/quantity/value`,
             message:
-              "1 kg is 2.20462262184877580722… lb in the variant's unit, which needs more than 9 decimal places; " +
-              'send it in lb with at most 9 decimal places',
+              "0.0000005 g is 0.0000000005 kg, below what Tare keeps in the variant's unit (9 decimal places of kg): " +
+              'it would be booked as 0',
           },
         ],
       ],
       [
-        'stock whose conversion ends in a half at the 10th decimal place',
+        'stock far below what Tare keeps of the variant unit',
         (d) => {
-          d.shops[0].products[0].variants[0].inventory[0].quantity = { value: 0.0000025, unit: 'g' };
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 't';
+          d.shops[0].products[0].variants[0].inventory[0].quantity = { value: 0.000001, unit: 'mg' };
         },
         [
           {
             path: `${at}/inventory/0/quantity/value`,
             message:
-              "0.0000025 g is 0.0000000025 kg in the variant's unit, which needs more than 9 decimal places; " +
-              'send it in kg with at most 9 decimal places',
+              "0.000001 mg is 0.000000000000001 t, below what Tare keeps in the variant's unit (9 decimal places of t): " +
+              'it would be booked as 0',
           },
         ],
       ],

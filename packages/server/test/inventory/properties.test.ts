@@ -117,7 +117,7 @@ describe.each(testDrivers())('inventory properties on $name', ({ name, create })
     await db?.close();
   });
 
-  it('when random adjustments and levels in compatible units are applied, then totals, platform split, ledger and response match an exact model after every step, and a value that would round refuses its whole step', async () => {
+  it('when random adjustments and levels in compatible units are applied, then totals, platform split, ledger and response match an exact model after every step, and a value that would round to 0 refuses its whole step', async () => {
     const writeInventory = createInventoryWriter({ db, gateway: createLocalGateway() });
 
     await fc.assert(
@@ -135,13 +135,15 @@ describe.each(testDrivers())('inventory properties on $name', ({ name, create })
             path: `/${step.operation === 'adjustment' ? 'adjustments' : 'levels'}/${i}`,
             field: field as 'delta' | 'quantity',
           }));
-          // The model: a value is kept only when it and its exact conversion into the variant's
-          // unit have at most 9 decimals; one that is not refuses the whole step, unchanged.
+          // The model (PRODUCT.md §6, decision 34): a value in another unit is converted and
+          // rounded half-even to 9 decimals of the variant's unit; a non-zero one that rounds to 0
+          // there refuses the whole step, unchanged. (Values here have at most 6 decimals.)
           const exact = entries.map((entry) => {
             const variant = variants.find((v) => v.id === entry.variantId)!;
             const sent = decimalFromJson(entry.value);
-            const value = convert(sent, entry.unit, variant.unit);
-            return { variant, value, kept: sent.decimalPlaces() <= 9 && value.decimalPlaces() <= 9 };
+            const converted = convert(sent, entry.unit, variant.unit);
+            const value = entry.unit === variant.unit ? converted : converted.toDecimalPlaces(9, Dec.ROUND_HALF_EVEN);
+            return { variant, value, kept: sent.isZero() || !value.isZero() };
           });
           const refused = entries.filter((_, i) => !exact[i]!.kept);
           const key = `prop-${index}-${randomUUID()}`;

@@ -107,7 +107,8 @@ export async function applyInventoryWrite(
     );
   }
   const issues: ValidationIssue[] = [];
-  // Each entry's value in its variant's unit, exactly as sent: never rounded (PRODUCT.md §6).
+  // Each entry's value in its variant's unit: as sent, or converted and rounded half-even to 9
+  // decimal places (PRODUCT.md §6); what would be booked as something else is refused (decision 34).
   const values: Dec[] = [];
   for (const entry of write.entries) {
     const level = levels.get(entry.variantId)!;

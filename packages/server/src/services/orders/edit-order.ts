@@ -1,7 +1,7 @@
 import { type OrderEditBody, serializeSvcData, type ValidationIssue, withMeasurement } from '@tare/contracts';
 import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
 import { consumption, linePrice } from '../../domain/order-lines.js';
-import { type ExactQuantity, exactConversion, exactQuantity } from '../../domain/quantity.js';
+import { exactQuantity, type KeptQuantity, keptConversion } from '../../domain/quantity.js';
 import { isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
 import { type LineItemChange, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
@@ -174,22 +174,23 @@ function planEdit(
       );
     }
   }
-  // A managed line's unit is its variant's unit (_svc_data rule), so values are stored in it,
-  // exactly: a value that would round there is refused, never booked as something else.
+  // A managed line's unit is its variant's unit (_svc_data rule), so values are stored in it: a
+  // converted one rounded half-even to 9 decimal places (PRODUCT.md §6); one with more decimals in
+  // its own unit, or that would round to 0, is refused, never booked as something else (decision 34).
   const unit = variant?.unit ?? e.measurement?.unit ?? measurement.unit;
-  const exact = lineValue(
+  const kept = lineValue(
     e.measurement
       ? exactQuantity(decimalFromJson(e.measurement.value), e.measurement.unit, unit)
       : // The line's own measurement, converted when the edit moves it to a variant of another unit.
-        exactConversion(measurement.value, measurement.unit, unit),
+        keptConversion(measurement.value, measurement.unit, unit),
     unit,
   );
-  if (!exact.ok) {
+  if (!kept.ok) {
     return e.measurement
-      ? void report('/measurement/value', exact.message)
-      : void report('/variantId', `the line's ${exact.message}, as this edit's measurement`);
+      ? void report('/measurement/value', kept.message)
+      : void report('/variantId', `the line's measurement ${kept.message}; send a measurement in ${unit} with it`);
   }
-  const value = exact.value;
+  const value = kept.value;
   const quantity = e.quantity ?? line.quantity;
   const same =
     quantity === line.quantity &&
@@ -211,18 +212,22 @@ function planEdit(
   const properties = line.properties.map((p) =>
     p.name === '_svc_data' ? { name: p.name, value: serializeSvcData(svcData) } : p,
   );
-  const price = variant ? linePrice(variant.price, variant.unitValue, value, currency) : line.price;
+  // A line whose measure and variant stay keeps the price it was charged (Shopify cannot
+  // reprice an existing line, and the customer's price stands); a new measure is priced anew.
+  const remeasured = variantId !== line.variantId || !value.eq(measurement.value) || unit !== measurement.unit;
+  const price = variant && remeasured ? linePrice(variant.price, variant.unitValue, value, currency) : line.price;
   return { current, change: { lineItemId: line.id, variantId, quantity, price, properties }, before, after };
 }
 
 /**
- * A measurement as the line will carry it: `_svc_data` holds it as a JSON number, so it must be
- * one that a JSON number represents exactly.
+ * A measurement as the line will carry it: `_svc_data` holds it as a JSON number, from which later
+ * bookings are computed, so it must be one that a JSON number represents exactly. A value sent in
+ * the line's unit always is; a converted one with 9 decimals may not be (123456789.123456789 kg).
  */
-function lineValue(exact: ExactQuantity, unit: string): ExactQuantity {
-  if (!exact.ok || decimalFromJson(toJsonNumber(exact.value)).eq(exact.value)) return exact;
+function lineValue(kept: KeptQuantity, unit: string): KeptQuantity {
+  if (!kept.ok || decimalFromJson(toJsonNumber(kept.value)).eq(kept.value)) return kept;
   return {
     ok: false,
-    message: `is ${toPlainString(exact.value)} ${unit}, more significant digits than a JSON number holds`,
+    message: `is ${toPlainString(kept.value)} ${unit}, more significant digits than a JSON number holds`,
   };
 }
