@@ -39,6 +39,18 @@ describe('createLogger', () => {
     expect(out.lines.join('')).toContain('[redacted]');
   });
 
+  it('when a Shopify connection or its credentials are logged, then the access token and client secret are redacted', () => {
+    const out = capture();
+    const logger = createLogger('info', out.destination);
+    const connection = { store: 's.myshopify.com', accessToken: 'shpat_leak', clientSecret: 'shpss_leak' };
+    logger.info({ accessToken: 'shpat_leak', clientSecret: 'shpss_leak' }, 'top level');
+    logger.info({ connection }, 'one level down');
+    logger.info({ shop: { connection } }, 'two levels down');
+    const text = out.lines.join('');
+    expect(text).not.toContain('_leak');
+    expect(text).toContain('s.myshopify.com');
+  });
+
   it('when json, then each entry is one JSON line', () => {
     const out = capture();
     createLogger('info', out.destination).info({ reqId: 'req-1', res: { statusCode: 200 } }, 'request completed');

@@ -22,6 +22,14 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         'secret',
         '*.token',
         '*.secret',
+        // Platform credentials (a Shopify connection, or what connects one), wherever an object
+        // carrying them is logged, up to two levels down.
+        'accessToken',
+        'clientSecret',
+        '*.accessToken',
+        '*.clientSecret',
+        '*.*.accessToken',
+        '*.*.clientSecret',
       ],
       censor: '[redacted]',
     },
