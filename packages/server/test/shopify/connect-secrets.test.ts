@@ -80,7 +80,19 @@ describe.each(testDrivers())('Shopify connections on %s', (driver) => {
     });
     expect(await sealedRow(db, shopId)).toEqual(before);
 
-    await markConnectionFailed(db, shopId, 'unauthorized', 'Shopify answered 401');
+    // The same values retry a refused token (a scope may have been granted since)…
+    await markConnectionFailed(db, shopId, 'unauthorized', 'Shopify answered 403');
+    expect(await saveShopifyConnection(db, shopId, input(`again-${shopId}.myshopify.com`), keyring)).toEqual({
+      changed: true,
+    });
+    expect(await loadShopifyConnection(db, shopId, keyring)).toMatchObject({ status: 'active', lastError: null });
+    // …but not an uninstalled app's, whose token is revoked for good.
+    await markConnectionFailed(db, shopId, 'uninstalled', 'the app was uninstalled');
+    expect(await saveShopifyConnection(db, shopId, input(`again-${shopId}.myshopify.com`), keyring)).toEqual({
+      changed: false,
+    });
+    expect((await loadShopifyConnection(db, shopId, keyring))?.status).toBe('uninstalled');
+
     const proxied = { ...input(`again-${shopId}.myshopify.com`), adminApiUrl: 'http://127.0.0.1:9/graphql.json' };
     expect(await saveShopifyConnection(db, shopId, proxied, keyring)).toEqual({ changed: true });
     expect(await loadShopifyConnection(db, shopId, keyring)).toMatchObject({

@@ -123,9 +123,10 @@ export async function shopifyConnectionStatus(
 
 /**
  * Connects the shop to a Shopify store, or changes its connection. The same values again change
- * nothing (the secrets are compared opened: sealing is randomised); different ones are sealed
- * with the current key and make the connection active again, its last error cleared and the
- * events it held released (new credentials are a new attempt). Sets `shops.platform`.
+ * nothing (the secrets are compared opened: sealing is randomised), except that they retry a
+ * connection stopped by a refused token; different ones are sealed with the current key and make
+ * the connection active again, its last error cleared and the events it held released (new
+ * credentials are a new attempt). Sets `shops.platform`.
  */
 export async function saveShopifyConnection(
   db: Queryable,
@@ -157,7 +158,16 @@ export async function saveShopifyConnection(
     current.accessToken === wanted.accessToken &&
     current.clientSecret === wanted.clientSecret
   ) {
-    return { changed: platform.rowCount > 0 };
+    // A refused token may be accepted again (a scope granted since): the same values retry it.
+    // An uninstall revokes the token for good: only new credentials resume that sync.
+    if (current.status !== 'unauthorized') return { changed: platform.rowCount > 0 };
+    await db.query(
+      `UPDATE shopify_connections SET status = 'active', last_error = NULL, last_error_at = NULL, updated_at = now()
+       WHERE shop_id = $1`,
+      [shopId],
+    );
+    await releaseHeldEvents(db, shopId);
+    return { changed: true };
   }
   const key = keyring.current();
   await db.query(
