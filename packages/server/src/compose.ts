@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createCursorCodec } from './domain/cursor.js';
 import type { PlatformGateway } from './platform/gateway.js';
-import { createLocalGateway } from './platform/local/local-gateway.js';
+import { createPlatforms } from './platform/platforms.js';
 import { createEventDelivery, type DeliveryMode } from './platform/local/sandbox/event-delivery.js';
 import { createAuthenticator } from './services/api-keys.js';
 import { createAppSettingsService } from './services/app-settings.js';
@@ -10,6 +10,7 @@ import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js
 import { createInboxWorker } from './services/events/inbox-worker.js';
 import { startReconciler } from './services/events/reconcile.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
+import { createPushWorker } from './services/projection/push-worker.js';
 import { createInventoryReader } from './services/inventory/read-inventory.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
@@ -17,6 +18,7 @@ import { createOrderEditor } from './services/orders/edit-order.js';
 import { createOrderReader } from './services/orders/read-order.js';
 import { createSandboxShop } from './services/sandbox-shop.js';
 import { createShopDirectory } from './services/shop-directory.js';
+import type { Keyring } from './secrets/keyring.js';
 import type { Db, Unlisten } from './store/db.js';
 import { serverSecret } from './store/repositories/server-secrets.js';
 
@@ -25,7 +27,9 @@ export interface ServiceOptions {
   productCacheSeconds: number;
   /** How long idempotency keys are remembered before the reaper deletes them. */
   idempotencyRetentionHours: number;
-  /** The platform gateway; the embedded `local` one when not given (tests pass a failing one). */
+  /** Opens the sealed secrets of platform connections (Shopify's access tokens). */
+  keyring: Keyring;
+  /** The platform gateway for every shop; each shop's own platform when not given (tests pass a failing one). */
   gateway?: PlatformGateway;
   /** How the sandbox shop delivers its events (TARE_SANDBOX_DELIVERY); `orderly` when not given. */
   sandboxDelivery?: DeliveryMode;
@@ -39,7 +43,8 @@ export interface ServiceOptions {
  */
 export async function composeServices(db: Db, logger: Logger, options: ServiceOptions) {
   const cacheTtlMs = options.productCacheSeconds * 1000;
-  const gateway = options.gateway ?? createLocalGateway();
+  const platforms = createPlatforms(db, options.keyring);
+  const gateway = options.gateway ?? platforms.gateway;
   // On PostgreSQL several instances may share the store, and a revoked key must fail on all of
   // them at once: keys are checked against the database on every request. PGlite has a single
   // process (CLI commands are forwarded to it), where NOTIFY arrives before the next request.
@@ -63,6 +68,14 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   // Platform events are applied in the background by every instance (each event once).
   const inbox = createInboxWorker({ db, gateway, logger });
   const stopInbox = await inbox.start();
+  // Whole units queued for remote platforms (Shopify) are pushed in the background too.
+  const projection = createPushWorker({
+    db,
+    push: platforms.shopify.pushQueued,
+    readLevel: platforms.shopify.readLevel,
+    logger,
+  });
+  const stopProjection = await projection.start();
   const reconciler = startReconciler({ db, gateway, logger, everyMinutes: options.reconcileMinutes ?? 0 });
   const sandboxShop = createSandboxShop({
     db,
@@ -88,6 +101,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     readOrder,
     editOrder,
     inbox,
+    projection,
     sandboxShop,
     idempotencyRetentionHours: options.idempotencyRetentionHours,
     /** Drops every cache at once, for changes made in this process. */
@@ -100,6 +114,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
       reconciler.stop();
       await sandboxShop.stop();
       await stopInbox().catch((err: unknown) => logger.warn({ err }, 'could not stop the event inbox'));
+      await stopProjection().catch((err: unknown) => logger.warn({ err }, 'could not stop the projection outbox'));
       // Shutting down must not fail because the store is already gone (a dropped connection,
       // a closed PGlite): unsubscribing is moot then, and the pending usage flush logs its own error.
       const results = await Promise.allSettled(unlisten.map((stop) => stop()));

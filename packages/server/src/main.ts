@@ -55,6 +55,7 @@ export async function startServer(options: {
   const services = await composeServices(db, logger, {
     productCacheSeconds: config.productCacheSeconds,
     idempotencyRetentionHours: config.idempotencyRetentionHours,
+    keyring,
     gateway: options.gateway,
     sandboxDelivery: config.sandboxDelivery,
     reconcileMinutes: config.reconcileMinutes,

@@ -20,11 +20,12 @@ export async function runStoreCommand(
   const handle = config.databaseUrl ? undefined : await awaitServerHandle(config.dataDir);
   if (handle) return forward(handle, name, args, io, input);
   const command = await STORE_COMMANDS[name]!();
-  const { createLocalGateway } = await import('../platform/local/local-gateway.js');
+  const { createPlatforms } = await import('../platform/platforms.js');
   const db = lazyStore(config, io);
   const keyring = keyringFor(config, db.driver);
   try {
-    return await command({ db, gateway: createLocalGateway(), keyring, io, input, changed: () => {} }, args);
+    const { gateway } = createPlatforms(db, keyring);
+    return await command({ db, gateway, keyring, io, input, changed: () => {} }, args);
   } finally {
     await db.close();
   }

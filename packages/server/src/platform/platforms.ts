@@ -1,4 +1,3 @@
-import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
 import { createLocalGateway } from './local/local-gateway.js';
@@ -9,8 +8,8 @@ import { createShopifyGateway } from './shopify/shopify-gateway.js';
  * Every platform adapter behind one gateway: what the services, the CLI and the import use.
  * `shopify` also exposes what the projection push worker needs.
  */
-export function createPlatforms(db: Db, shops: ShopDirectory, keyring: Keyring) {
+export function createPlatforms(db: Db, keyring: Keyring) {
   const shopify = createShopifyGateway({ db, keyring });
-  const gateway = createRoutingGateway(shops, { local: createLocalGateway(), shopify: shopify.gateway });
+  const gateway = createRoutingGateway({ local: createLocalGateway(), shopify: shopify.gateway });
   return { gateway, shopify };
 }

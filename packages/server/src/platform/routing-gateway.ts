@@ -1,21 +1,22 @@
-import type { ShopDirectory } from '../services/shop-directory.js';
+import type { Queryable } from '../store/db.js';
+import { type PlatformKind, shopPlatform } from '../store/repositories/shops.js';
 import type { PlatformGateway } from './gateway.js';
-import { type PlatformKind, platformOf } from './platform-of.js';
 
 /**
  * One gateway for every shop: each call goes to the adapter of the platform the shop sells on
- * (the embedded platform or Shopify), so the services never ask which one it is.
+ * (the embedded platform or Shopify), so the services never ask which one it is. The platform
+ * is read in the caller's transaction: an import may connect the shop in the same transaction
+ * as it writes its stock.
  */
-export function createRoutingGateway(shops: ShopDirectory, adapters: Record<PlatformKind, PlatformGateway>) {
-  const adapterOf = async (shopId: string) => adapters[platformOf(await shops.get(shopId))];
-  const gateway: PlatformGateway = {
+export function createRoutingGateway(adapters: Record<PlatformKind, PlatformGateway>): PlatformGateway {
+  const adapterOf = async (tx: Queryable, shopId: string) => adapters[(await shopPlatform(tx, shopId)) ?? 'local'];
+  return {
     name: 'routing',
-    projectLevels: async (tx, shopId, ...rest) => (await adapterOf(shopId)).projectLevels(tx, shopId, ...rest),
-    readLevels: async (tx, shopId, ...rest) => (await adapterOf(shopId)).readLevels(tx, shopId, ...rest),
+    projectLevels: async (tx, shopId, ...rest) => (await adapterOf(tx, shopId)).projectLevels(tx, shopId, ...rest),
+    readLevels: async (tx, shopId, ...rest) => (await adapterOf(tx, shopId)).readLevels(tx, shopId, ...rest),
     ordersChangedSince: async (tx, shopId, ...rest) =>
-      (await adapterOf(shopId)).ordersChangedSince(tx, shopId, ...rest),
-    readOrder: async (tx, shopId, ...rest) => (await adapterOf(shopId)).readOrder(tx, shopId, ...rest),
-    editOrder: async (tx, shopId, ...rest) => (await adapterOf(shopId)).editOrder(tx, shopId, ...rest),
+      (await adapterOf(tx, shopId)).ordersChangedSince(tx, shopId, ...rest),
+    readOrder: async (tx, shopId, ...rest) => (await adapterOf(tx, shopId)).readOrder(tx, shopId, ...rest),
+    editOrder: async (tx, shopId, ...rest) => (await adapterOf(tx, shopId)).editOrder(tx, shopId, ...rest),
   };
-  return gateway;
 }

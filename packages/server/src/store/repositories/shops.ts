@@ -128,3 +128,9 @@ export async function deleteShop(db: Queryable, shopId: string): Promise<void> {
   await db.query('DELETE FROM local_platform_levels WHERE shop_id = $1', [shopId]);
   await db.query('DELETE FROM shops WHERE id = $1', [shopId]);
 }
+
+/** The platform the shop sells on, read in the caller's transaction (an import may have just changed it). */
+export async function shopPlatform(db: Queryable, shopId: string): Promise<PlatformKind | undefined> {
+  const { rows } = await db.query<{ platform: PlatformKind }>('SELECT platform FROM shops WHERE id = $1', [shopId]);
+  return rows[0]?.platform;
+}
