@@ -55,6 +55,8 @@ export async function followLevel(
   let shown = await shownNow();
   if (shown !== tare.platformAvailable) {
     await syncChangedOrders(tx, gateway, { shopId, requestId: level.requestId });
+    // Booking them may have queued Tare's whole units for a remote platform: that push settles it.
+    if (await hasQueuedPush(tx, level)) return 'push_pending';
     tare = (await lockLevel(tx, level))!;
     // Booking those orders may have projected Tare's whole units onto the platform: the figure
     // read before is stale then, and would be taken for the merchant's.

@@ -37,8 +37,10 @@ CREATE TABLE shopify_inventory_items (
 -- The platform is written only while it shows `expected` (compare-and-set; null: whatever it
 -- shows). `pushed` lists the figures sent whose answer never came: finding the platform at one
 -- of them means that push landed, not that the merchant typed it. Both move with the platform's
--- own moves (orders) accounted since. `generation` grows with every change of the row and
--- names the idempotency key, so a retry reuses its key and a changed push never does.
+-- own moves (orders) accounted since. `generation` is drawn anew at every change of the row
+-- (and for every new row: never reused) and names the idempotency key, so a retry reuses its
+-- key and a changed push never does.
+CREATE SEQUENCE projection_generations;
 CREATE TABLE projection_outbox (
   shop_id          bigint NOT NULL REFERENCES shops(id) ON DELETE CASCADE,
   location_id      text NOT NULL,
@@ -46,7 +48,7 @@ CREATE TABLE projection_outbox (
   available        bigint NOT NULL,
   expected         bigint,
   pushed           bigint[] NOT NULL DEFAULT '{}',
-  generation       bigint NOT NULL DEFAULT 1,
+  generation       bigint NOT NULL DEFAULT nextval('projection_generations'),
   cause            text NOT NULL,
   attempts         integer NOT NULL DEFAULT 0,
   next_attempt_at  timestamptz NOT NULL DEFAULT now(),

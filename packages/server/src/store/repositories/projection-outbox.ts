@@ -43,7 +43,7 @@ export async function queueProjections(
        expected = o.expected + (EXCLUDED.expected - o.available),
        pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
                      ELSE ARRAY(SELECT p + (EXCLUDED.expected - o.available) FROM unnest(o.pushed) AS p) END,
-       generation = o.generation + 1,
+       generation = nextval('projection_generations'),
        cause = EXCLUDED.cause`,
     [
       shopId,
@@ -185,7 +185,7 @@ export async function lockQueuedPush(
 /** The platform was found at one of Tare's own figures: the next push starts from there. */
 export async function rebasePush(tx: Queryable, push: LockedPush, shown: number): Promise<void> {
   await tx.query(
-    `UPDATE projection_outbox SET expected = $4, pushed = '{}', generation = generation + 1,
+    `UPDATE projection_outbox SET expected = $4, pushed = '{}', generation = nextval('projection_generations'),
        attempts = 0, next_attempt_at = now(), last_error = NULL
       WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
     [push.shopId, push.locationId, push.variantId, shown],
