@@ -25,6 +25,7 @@ function describe(shop: ShopReconciliation, fix: boolean): string[] {
     `${shop.shop}: ${shop.levels} level${shop.levels === 1 ? '' : 's'}, ${shop.drift.length} drifting` +
       (fix ? `, ${shop.ordersSynced} order${shop.ordersSynced === 1 ? '' : 's'} checked` : ''),
   ];
+  if (shop.unavailable) lines.push(`  not compared: ${shop.unavailable}`);
   for (const d of shop.drift) {
     const outcome = d.outcome ? ` → ${d.outcome}` : '';
     lines.push(

@@ -4,7 +4,9 @@
  * order edit through PATCH /orders each leave Tare's exact stock and Shopify's whole units right.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reconcile } from '../../src/services/events/reconcile.js';
 import type { Db } from '../../src/store/db.js';
+import { markConnectionFailed } from '../../src/store/repositories/shopify-connections.js';
 import { testDrivers } from '../support/databases.js';
 import { call } from '../support/harness.js';
 import { LOC, type ShopifyShop, startShopifyShop, svcData } from '../support/shopify-shop.js';
@@ -80,5 +82,28 @@ describe.each(testDrivers())('A Shopify shop followed by Tare on %s', (driver) =
     expect(shop.fake.state.orders.get(orderId)!.lines[0]!.currentQuantity).toBe(1);
     expect(await shop.total('2001')).toBe('19.25');
     expect(shop.shown('2001')).toBe(19);
+  });
+
+  it("when the merchant's change never reached Tare, then reconciliation reports the drift and --fix adopts it", async () => {
+    shop.fake.webhooks.hold();
+    shop.fake.merchantSetsStock(LOC, '2001', 7);
+    const deps = { db, gateway: shop.server.services.gateway };
+    const [report] = await reconcile(deps, { shopDomain: shop.domain, fix: false });
+    expect(report!.drift).toEqual([expect.objectContaining({ variantId: '2001', platform: 7, expected: 20 })]);
+    await reconcile(deps, { shopDomain: shop.domain, fix: true });
+    await shop.fake.webhooks.release(); // the late notice now changes nothing
+    await shop.settle();
+    expect(await shop.total('2001')).toBe('7.5');
+    expect(shop.shown('2001')).toBe(7);
+  });
+
+  it("when the shop's sync is stopped, then reconciliation says so and compares nothing", async () => {
+    await markConnectionFailed(db, shop.shopId, 'uninstalled', 'the app was uninstalled');
+    const [report] = await reconcile(
+      { db, gateway: shop.server.services.gateway },
+      { shopDomain: shop.domain, fix: true },
+    );
+    expect(report!.unavailable).toMatch(/stopped \(uninstalled\)/);
+    expect(report!.drift).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Dec } from '../../domain/decimal.js';
 import { splitForPlatform } from '../../domain/platform-split.js';
 import { convertForStorage } from '../../domain/units.js';
-import type { PlatformGateway } from '../../platform/gateway.js';
+import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db } from '../../store/db.js';
 import { listSkippedOrders, type SkippedLine } from '../../store/repositories/order-bookings.js';
 import { inboxStats, type InboxStats } from '../../store/repositories/platform-events.js';
@@ -38,6 +38,8 @@ export interface ShopReconciliation {
   /** Orders the platform named since the last watermark (booked when fixing). */
   ordersSynced: number;
   drift: Drift[];
+  /** Why the platform could not be compared now (a stopped sync, an outage); nothing else was done. */
+  unavailable?: string;
   skippedOrders: { orderId: string; skipped: SkippedLine[] }[];
   inbox: InboxStats;
 }
@@ -54,7 +56,24 @@ export async function reconcile(
 ): Promise<ShopReconciliation[]> {
   const shops = options.shopDomain ? [await shopByDomain(deps.db, options.shopDomain)] : await listShops(deps.db);
   const results: ShopReconciliation[] = [];
-  for (const shop of shops) results.push(await reconcileShop(deps, shop, options.fix));
+  for (const shop of shops) {
+    try {
+      results.push(await reconcileShop(deps, shop, options.fix));
+    } catch (err) {
+      // A platform that cannot be reached now (a stopped sync, an outage) is reported, and the
+      // other shops are reconciled all the same.
+      if (!(err instanceof PlatformUnavailableError)) throw err;
+      results.push({
+        shop: shop.domain,
+        levels: 0,
+        ordersSynced: 0,
+        drift: [],
+        skippedOrders: await listSkippedOrders(deps.db, shop.id),
+        inbox: await inboxStats(deps.db, shop.id),
+        unavailable: err.message,
+      });
+    }
+  }
   return results;
 }
 
@@ -138,6 +157,8 @@ export function startReconciler(deps: { db: Db; gateway: PlatformGateway; logger
       for (const shop of await listShops(deps.db)) {
         if (!(await claimReconciliation(deps.db, shop.id, everyMs))) continue;
         const [result] = await reconcile(deps, { shopDomain: shop.domain, fix: true });
+        if (result?.unavailable)
+          deps.logger.warn({ shop: shop.domain, reason: result.unavailable }, 'reconciliation skipped');
         if (result?.drift.length)
           deps.logger.warn({ shop: shop.domain, drift: result.drift }, 'reconciliation fixed drift');
       }
