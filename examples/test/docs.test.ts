@@ -10,6 +10,10 @@
  *   it between the surrounding `ts` blocks), so every block sees the writes of the blocks above
  *   it, exactly as a reader who pastes them top to bottom.
  * Both get TARE_URL and TARE_API_KEY (and the store's TARE_DATA_DIR for `npx tare` commands).
+ * A guide that connects the demo shop to Shopify says so with the marker FAKE_SHOPIFY_MARKER: CI
+ * has no Shopify store, so the test starts the fake Shopify Admin API in this process for it
+ * (support/guide-shopify.ts) and adds the store's variables to the guide's environment; the fake
+ * is closed when the test ends, and fails it if Shopify would have refused any query it got.
  * Other blocks (`console`, `json`, `text`, `http`) are shown, never run. The `ts` blocks are also
  * type-checked as an integrator's strict project would.
  *
@@ -27,6 +31,7 @@ import { TareClient, TareError } from '@tare/client';
 import { ERROR_STATUS } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGroup } from '../../packages/server/test/support/child-processes.js';
+import { startGuideShopify } from './support/guide-shopify.js';
 import { type Block, fencedBlocks } from './support/markdown.js';
 import { REPO_ROOT, demoTemplate, startTare } from './support/tare-process.js';
 
@@ -37,6 +42,8 @@ const SNIPPETS_DIR = join(REPO_ROOT, 'examples/.snippets');
 const TEST_TIMEOUT_MS = 120_000;
 const RUN_LIMIT_MS = 100_000;
 const SHOWN_OR_RUN = ['ts', 'sh', 'console', 'text', 'json', 'http'];
+/** An HTML comment, invisible on the rendered page, in a guide that needs a Shopify store. */
+const FAKE_SHOPIFY_MARKER = '<!-- docs.test.ts: runs against a fake Shopify -->';
 
 interface Guide {
   name: string;
@@ -135,11 +142,14 @@ describe('docs/guides', () => {
       async ({ signal, onTestFinished }) => {
         const tare = await startTare('pglite', { fromTemplate: true, signal });
         onTestFinished(() => tare.dispose());
-        const env = readerEnv({ TARE_URL: tare.url, TARE_API_KEY: tare.apiKey, ...tare.storeEnv });
+        const shopify = guide.markdown.includes(FAKE_SHOPIFY_MARKER) ? await startGuideShopify(tare) : undefined;
+        if (shopify) onTestFinished(() => shopify.fake.close());
+        const env = readerEnv({ TARE_URL: tare.url, TARE_API_KEY: tare.apiKey, ...tare.storeEnv, ...shopify?.env });
         const result = await run(process.execPath, ['--import', 'tsx', snippetFile(guide)], env, signal);
         const where = `docs/guides/${guide.name}.md (run as ${relative(REPO_ROOT, snippetFile(guide))}, same line numbers)`;
         const how = result.timedOut ? `was killed after ${RUN_LIMIT_MS} ms` : 'failed';
         expect(result.code, `${where} ${how}:\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
+        shopify?.fake.assertNoInvalidQueries();
       },
       TEST_TIMEOUT_MS,
     );
