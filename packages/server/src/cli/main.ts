@@ -14,6 +14,10 @@ usage:
   tare keys create --shop DOMAIN [--name NAME] [--expires-at ISO-8601]
   tare keys list [--shop DOMAIN]
   tare keys revoke KEY_ID            KEY_ID as keys list shows it, or the whole apik_… key
+  tare admin-users create --shop DOMAIN --email EMAIL
+                                     a staff account of the admin (/admin); prints a one-time password
+  tare admin-users list [--shop DOMAIN]
+  tare admin-users remove EMAIL      remove the account; its sessions end
   tare addon enable|disable --shop DOMAIN   switch the shop's order-editing add-on
   tare reconcile [--shop DOMAIN] [--fix] [--json]
                                      compare Tare's stock with the platform; --fix follows it

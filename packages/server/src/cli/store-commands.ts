@@ -7,6 +7,7 @@ import type { StoreCommand } from './command.js';
 export const STORE_COMMANDS: Record<string, () => Promise<StoreCommand>> = {
   import: async () => (await import('./import.js')).importCommand,
   keys: async () => (await import('./keys.js')).keysCommand,
+  'admin-users': async () => (await import('./admin-users.js')).adminUsersCommand,
   demo: async () => (await import('./demo.js')).demoCommand,
   addon: async () => (await import('./addon.js')).addonCommand,
   reconcile: async () => (await import('./reconcile.js')).reconcileCommand,

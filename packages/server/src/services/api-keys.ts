@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ValidationIssue } from '@tare/contracts';
 import { generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.js';
 import { AppError, errors } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -31,22 +32,44 @@ export async function createApiKey(
 ): Promise<CreatedKey> {
   const shop = await findShopByDomain(db, input.shopDomain);
   if (!shop) throw new AppError('not_found', `No shop '${input.shopDomain}'. Import it first (tare import FILE).`);
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw errors.badRequest('The expiry must be in the future.');
-  }
+  const issues = keyInputIssues(input);
+  if (issues.length) throw errors.validation(issues);
+  const name = input.name?.trim();
   const key = generateKey();
   // The notification drops the id from every instance's cache of unknown ids.
   await db.transaction(async (tx) => {
     await insertApiKey(tx, {
       id: key.keyId,
       shopId: shop.id,
-      name: input.name ?? null,
+      name: name ?? null,
       secretSha256: hashSecret(key.secret),
       expiresAt: input.expiresAt ?? null,
     });
     await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED, key.keyId]);
   });
   return { keyId: key.keyId, token: key.token, shop: shop.domain, expiresAt: input.expiresAt ?? null };
+}
+
+const NAME_MAX_LENGTH = 100;
+
+/** What the CLI and the admin both refuse in a new key's name and expiry, by field. */
+function keyInputIssues(input: { name?: string; expiresAt?: Date }): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const name = input.name?.trim();
+  if (name !== undefined) {
+    if (name === '') issues.push({ path: '/name', message: 'must not be empty' });
+    else if ([...name].length > NAME_MAX_LENGTH) {
+      issues.push({ path: '/name', message: `must be at most ${NAME_MAX_LENGTH} characters` });
+    }
+    // Control characters (NUL among them, which PostgreSQL cannot store) have no place in a name.
+    // eslint-disable-next-line no-control-regex
+    else if (/[\u0000-\u001f\u007f]/.test(name))
+      issues.push({ path: '/name', message: 'must not contain control characters' });
+  }
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    issues.push({ path: '/expiresAt', message: 'must be in the future' });
+  }
+  return issues;
 }
 
 export async function listKeys(db: Db, shopDomain?: string): Promise<ApiKeyRecord[]> {
@@ -58,11 +81,17 @@ export async function listKeys(db: Db, shopDomain?: string): Promise<ApiKeyRecor
 
 /**
  * Revokes the key and tells every instance to forget it at commit. A key revoked before stays
- * revoked since then; `alreadyRevokedAt` says when.
+ * revoked since then; `alreadyRevokedAt` says when. With `shopId`, only that shop's keys are found.
  */
-export async function revokeKey(db: Db, keyId: string): Promise<{ alreadyRevokedAt: Date | null }> {
+export async function revokeKey(
+  db: Db,
+  keyId: string,
+  scope: { shopId?: string } = {},
+): Promise<{ alreadyRevokedAt: Date | null }> {
   const before = await db.transaction(async (tx) => {
-    const key = await findApiKey(tx, keyId);
+    const found = await findApiKey(tx, keyId);
+    // Scoped to a shop (the admin), another shop's key is one that does not exist.
+    const key = scope.shopId === undefined || found?.shopId === scope.shopId ? found : undefined;
     if (key && !key.revokedAt) {
       await revokeApiKey(tx, keyId);
       await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED, keyId]);
