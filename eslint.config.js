@@ -14,4 +14,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // The admin's scripts run in the browser.
+  { files: ['packages/server/src/admin/web/assets/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
 );

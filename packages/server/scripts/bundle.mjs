@@ -1,7 +1,7 @@
 // Bundles the server and CLI into dist/ so `tare` starts without compiling TypeScript at run
 // time (tsx costs ~2 s of CPU per command and ~25 MB). npm dependencies stay external; our own
 // workspace packages are bundled. Dynamic imports become chunks, so unused code stays unloaded.
-import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
@@ -45,6 +45,8 @@ export async function bundle({ clean = false, stamp } = {}) {
   for (const name of await readdir(new URL('migrations/', dist))) {
     if (!sql.includes(name)) await rm(new URL(`migrations/${name}`, dist), { force: true });
   }
+  // The admin's templates and assets sit in web/ beside the module that reads them: beside the bundle.
+  await cp(new URL('src/admin/web/', root), new URL('web/', dist), { recursive: true, force: true });
   const last = (file) => (file.path === entry ? 2 : file.path === `${entry}.map` ? 1 : 0);
   for (const file of [...result.outputFiles].sort((a, b) => last(a) - last(b))) await put(file.path, file.contents);
   // Rounded up: file times are finer than the milliseconds a Date holds.

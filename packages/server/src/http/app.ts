@@ -12,6 +12,7 @@ import type { ShopifyWebhookIntake } from '../platform/shopify/webhook-intake.js
 import type { SandboxShop } from '../services/sandbox-shop.js';
 import type { ShopDirectory } from '../services/shop-directory.js';
 import type { Db } from '../store/db.js';
+import { adminApp } from '../admin/admin-app.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerBodyParsers } from './plugins/body-parsers.js';
 import { onFrameworkError, registerErrorHandling } from './plugins/errors.js';
@@ -86,6 +87,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Signed by Shopify, not by an API key: outside the authenticated scope and its rate limit.
   const { shopifyWebhooks } = deps;
   if (shopifyWebhooks) await app.register(shopifyWebhookRoutes({ shopifyWebhooks, bodyLimit: deps.bodyLimit }));
+  // The merchant admin (PRODUCT.md §17): staff sessions and HTML forms, not API keys.
+  await app.register(adminApp(deps));
   // The API and the sandbox shop share one authentication and one rate-limit budget per key.
   await app.register(async (authenticated) => {
     registerAuthentication(authenticated, deps);

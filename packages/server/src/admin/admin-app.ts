@@ -1,0 +1,70 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { createTokenBuckets, type RateLimitStore } from '../http/plugins/rate-limit.js';
+import { type AdminSessions, createAdminSessions, type SessionLifetimes } from '../services/admin-sessions.js';
+import type { Authenticator } from '../services/api-keys.js';
+import type { Db } from '../store/db.js';
+import { serverSecret } from '../store/repositories/server-secrets.js';
+import { adminErrorHandler, notFoundPage } from './error-pages.js';
+import { UPLOT_DIR, WEB_DIR } from './render.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { passwordRoutes } from './routes/password.js';
+import { signInRoutes } from './routes/sign-in.js';
+import { CSRF_COOKIE, resolveStaff, SIGNED_OUT } from './staff.js';
+
+export interface AdminDeps {
+  db: Db;
+  rateLimitStore: RateLimitStore;
+  authenticator: Authenticator;
+  /** Session lifetimes; 30 minutes idle and 12 hours in all when not given. */
+  sessionLifetimes?: SessionLifetimes;
+}
+
+export interface AdminContext extends AdminDeps {
+  sessions: AdminSessions;
+  /** Sign-in attempts, per account and per client address (the rate-limit store: shared on Redis). */
+  signInBuckets: ReturnType<typeof createTokenBuckets>;
+}
+
+/**
+ * The merchant admin (PRODUCT.md §17) under /admin: server-rendered pages whose forms work
+ * without JavaScript. Every change goes through the services the API and the CLI use.
+ */
+export function adminApp(deps: AdminDeps) {
+  return async (app: FastifyInstance) => {
+    const ctx: AdminContext = {
+      ...deps,
+      sessions: createAdminSessions({ db: deps.db, lifetimes: deps.sessionLifetimes }),
+      signInBuckets: createTokenBuckets(deps.rateLimitStore),
+    };
+    await app.register(fastifyCookie);
+    await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+    // Synchronizer tokens bound to the session: a token rendered for one session (or for the
+    // signed-out sign-in form) is refused in any other. The secret sits in its own HttpOnly cookie.
+    await app.register(fastifyCsrf, {
+      cookieKey: CSRF_COOKIE,
+      cookieOpts: { path: '/admin', httpOnly: true, sameSite: 'strict' },
+      getUserInfo: (request) => request.staff?.tokenSha256.toString('hex') ?? SIGNED_OUT,
+      csrfOpts: { hmacKey: await serverSecret(deps.db, 'admin-csrf') },
+    });
+    await app.register(fastifyStatic, {
+      root: [`${WEB_DIR}assets`, UPLOT_DIR],
+      prefix: '/admin/assets/',
+      maxAge: '1h',
+      index: false,
+      list: false,
+    });
+    app.setErrorHandler(adminErrorHandler);
+    app.decorateRequest('staff', undefined);
+    app.addHook('onRequest', resolveStaff(ctx));
+
+    app.get('/admin', (_request, reply) => reply.redirect('/admin/api-keys', 303));
+    await app.register(signInRoutes(ctx));
+    await app.register(passwordRoutes(ctx));
+    await app.register(apiKeyRoutes(ctx));
+    app.get('/admin/*', (request, reply) => notFoundPage(request, reply));
+  };
+}

@@ -1,0 +1,75 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StaffSession } from '../services/admin-sessions.js';
+
+/**
+ * Templates and assets live in web/ beside this module; the bundle copies that folder beside
+ * itself (scripts/bundle.mjs), so the same relative URL holds in src/ and in dist/.
+ */
+export const WEB_DIR = fileURLToPath(new URL('./web/', import.meta.url));
+/** uPlot's browser build, served from node_modules by Tare itself (no CDN). */
+export const UPLOT_DIR = dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js'));
+
+// `<%= %>` escapes (& < > " '), so text from the store (key names, labels) is shown, never run;
+// templates use `<%~ %>` only for markup they built themselves.
+const eta = new Eta({ views: `${WEB_DIR}views`, autoEscape: true, cache: true });
+
+/** Pages may be framed by nobody, load scripts and styles from Tare only, and post only to Tare. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export interface PageData {
+  title: string;
+  /** The signed-in staff member; the sign-in page has none. */
+  staff?: StaffSession;
+  /** The CSRF token every form of the page carries. */
+  csrfToken: string;
+  /** Which navigation entry is the current page. */
+  current?: string;
+  [field: string]: unknown;
+}
+
+/** Renders `view` inside the layout as a full HTML answer with the admin's security headers. */
+export function sendPage(reply: FastifyReply, status: number, view: string, data: PageData): FastifyReply {
+  const html = eta.render(view, { ...data, requestId: reply.request.id, format });
+  return (
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      // Pages can carry a secret shown once (a new key): never stored by a cache or the back button.
+      .header('cache-control', 'no-store')
+      .send(html)
+  );
+}
+
+/** Whether the browser reached Tare over HTTPS, directly or through a proxy that says so. */
+export function isHttps(request: FastifyRequest): boolean {
+  // Without trustProxy, request.protocol is the socket's. X-Forwarded-Proto is honoured here
+  // even so: a client that forges it only makes its own cookies Secure (unusable over http).
+  const forwarded = request.headers['x-forwarded-proto'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
+  return request.protocol === 'https' || first === 'https';
+}
+
+/** Dates as staff read them: `2026-04-01 09:30 UTC`; the <time> element carries the exact instant. */
+const format = {
+  date(value: Date | null | undefined): string {
+    if (!value) return '—';
+    return `${value.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  },
+};
