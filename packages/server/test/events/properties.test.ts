@@ -10,90 +10,12 @@ import { createOrderEditor } from '../../src/services/orders/edit-order.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { actionArb, type PlacedOrder, VARIANTS, type VariantId } from '../support/event-model.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
 const gateway = createLocalGateway();
 const logger = createLogger('silent');
-
-/** Two variants: by the kg (unit value 1) and by 100 g; measures on exact grids of each unit. */
-const VARIANTS = {
-  '2001': { unit: 'kg', unitValue: new Dec(1), measures: [0.25, 0.5, 1.25, 2.5, 0.125] },
-  '2002': { unit: 'g', unitValue: new Dec(100), measures: [50, 125, 250, 1000, 333] },
-} as const;
-type VariantId = keyof typeof VARIANTS;
-const variantArb = fc.constantFrom<VariantId>('2001', '2002');
-
-type Action =
-  | { kind: 'buy'; variant: VariantId; quantity: number; measure: number; ordinary: boolean }
-  | { kind: 'refund'; order: number; quantity: number; restock: boolean }
-  | { kind: 'cancel'; order: number }
-  | { kind: 'edit'; order: number; quantity: number }
-  | { kind: 'adjust'; variant: VariantId; delta: number }
-  | { kind: 'type'; variant: VariantId; available: number }
-  | { kind: 'deliver'; how: number };
-
-const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc
-      .record({
-        kind: fc.constant('buy' as const),
-        variant: variantArb,
-        quantity: fc.integer({ min: 1, max: 3 }),
-        measure: fc.nat(4),
-        ordinary: fc.nat(9).map((n) => n < 3),
-      })
-      .map((a) => ({ ...a, measure: VARIANTS[a.variant].measures[a.measure]! })),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('refund' as const),
-      order: fc.nat(20),
-      quantity: fc.integer({ min: 1, max: 3 }),
-      restock: fc.boolean(),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), order: fc.nat(20) }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('edit' as const),
-      order: fc.nat(20),
-      quantity: fc.integer({ min: 0, max: 4 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('adjust' as const),
-      variant: variantArb,
-      delta: fc.constantFrom(-1.5, 0.75, 3, -0.125, 10),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('type' as const),
-      variant: variantArb,
-      available: fc.integer({ min: 0, max: 40 }),
-    }),
-  },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('deliver' as const), how: fc.nat(1000) }) },
-);
-
-interface PlacedOrder {
-  id: string;
-  lineId: string;
-  variant: VariantId;
-  quantity: number;
-  perUnit: Dec;
-  measured: boolean;
-  restocked: number;
-  refunded: number;
-  cancelled: boolean;
-}
 
 describe.each(testDrivers())('Platform events, property-based, on %s', (driver) => {
   let db: Db;
