@@ -152,7 +152,7 @@ describe.each(testDrivers())('Shopify webhook intake on %s', (driver) => {
       { topic: 'order_placed', payload: { orderId: '820982911946154508' } },
       { topic: 'order_edited', payload: { orderId: '5006' } },
       { topic: 'refund_created', payload: { orderId: '5007' } },
-      { topic: 'stock_changed', payload: { locationId: '70001', variantId: '2001' } },
+      { topic: 'stock_changed', payload: { locationId: '70001', variantId: '2001', available: 3 } },
       // 49999 is no variant of Tare's: not stored.
       {
         topic: 'products_updated',

@@ -37,7 +37,9 @@ const TOPICS: Record<string, (body: Body, lookups: TopicLookups) => Promise<Webh
     // An item Tare has never mapped is a level Tare does not manage.
     if (!variantId)
       return { kind: 'ignored', reason: `inventory item ${inventoryItemId} is not one of Tare's variants` };
-    return { kind: 'event', topic: 'stock_changed', payload: { locationId, variantId } };
+    // The figure at the time of the change lets Tare recognise its own writes echoing back.
+    const available = Number.isSafeInteger(body.available) ? (body.available as number) : undefined;
+    return { kind: 'event', topic: 'stock_changed', payload: { locationId, variantId, available } };
   },
   'products/update': (body) => {
     const productId = shopifyId(body.admin_graphql_api_id ?? body.id);

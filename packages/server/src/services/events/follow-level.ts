@@ -17,6 +17,8 @@ export interface LevelToFollow {
   /** What the change is booked under (`platform` reference): the event's id. */
   cause: string;
   requestId: string;
+  /** The figure the platform's notice reported, if it carried one. */
+  reported?: number;
 }
 
 export type FollowOutcome =
@@ -51,6 +53,9 @@ export async function followLevel(
   let tare = await lockLevel(tx, level);
   if (!tare) return 'unknown';
   if (await hasQueuedPush(tx, level)) return 'push_pending';
+  // A notice of the figure Tare expects is its own projection echoing back (Shopify notifies
+  // every change, Tare's included): nothing to read. A later change sends its own notice.
+  if (level.reported !== undefined && level.reported === tare.platformAvailable) return 'in_step';
   const shownNow = async () => (await gateway.readLevels(tx, shopId, [{ locationId, variantId }]))[0]!.available;
   let shown = await shownNow();
   if (shown !== tare.platformAvailable) {

@@ -32,6 +32,7 @@ export async function processEvent(tx: Queryable, gateway: PlatformGateway, even
       variantId,
       cause: event.eventId,
       requestId,
+      reported: typeof payload.available === 'number' ? payload.available : undefined,
     });
     return { summary: `level ${locationId}/${variantId}: ${outcome}` };
   }
