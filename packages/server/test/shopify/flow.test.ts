@@ -106,4 +106,19 @@ describe.each(testDrivers())('A Shopify shop followed by Tare on %s', (driver) =
     expect(report!.unavailable).toMatch(/stopped \(uninstalled\)/);
     expect(report!.drift).toEqual([]);
   });
+
+  it('when Tare adjusts stock, then Shopify gets one write and its echo costs no read', async () => {
+    const before = shop.fake.calls.length;
+    const res = await call(shop.server, '/api/v1/inventory/adjustments', {
+      key: shop.apiKey,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'echo-1' },
+      body: JSON.stringify({ locationId: LOC, adjustments: [{ variantId: '2001', delta: { value: 2, unit: 'kg' } }] }),
+    });
+    expect(res.status).toBe(200);
+    await shop.settle();
+    expect(shop.shown('2001')).toBe(22);
+    const names = shop.fake.calls.slice(before).map((c) => c.operationName);
+    expect(names).toEqual(['SetInventoryQuantities']);
+  });
 });
