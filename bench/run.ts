@@ -14,6 +14,7 @@ import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
 import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
+import { benchShopify, SHOPIFY_HEADING, shopifyTable } from './shopify-outbox.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
 import {
@@ -35,8 +36,8 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'inventory' && ONLY !== 'events')
-  throw new Error(`BENCH_ONLY must be 'inventory', 'events' or unset, got '${ONLY}'`);
+if (ONLY !== '' && ONLY !== 'inventory' && ONLY !== 'events' && ONLY !== 'shopify')
+  throw new Error(`BENCH_ONLY must be 'inventory', 'events', 'shopify' or unset, got '${ONLY}'`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -151,7 +152,22 @@ async function benchReads(): Promise<{ markdown: string; missed: string[]; heade
   };
 }
 
+/** BENCH_ONLY=shopify: the Shopify outbox alone (it waits out real backoff, so it is not in the full run). */
+async function mainShopify(): Promise<void> {
+  const results = await benchShopify(tmp);
+  const { markdown } = shopifyTable(results);
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const block =
+    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · in process on ` +
+    `${results.stores.map((s) => s.store).join(' and ')}, fake Shopify at 100 points/s (real time): ` +
+    `${results.variants} levels for a–c, ${results.outageWrites} writes and a ${results.outageMinutes}-minute outage for d–e\n\n${markdown}`;
+  updateReadmeSubsection(path.join(ROOT, 'bench/README.md'), SHOPIFY_HEADING, block);
+  console.log(`\n${markdown}\n`);
+}
+
 async function main(): Promise<void> {
+  if (ONLY === 'shopify') return mainShopify();
   // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited
   // sources. The events benchmark runs the sources in process and needs no build.
   if (ONLY !== 'events') execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
