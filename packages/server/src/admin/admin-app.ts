@@ -6,11 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import { createTokenBuckets, type RateLimitStore } from '../http/plugins/rate-limit.js';
 import { type AdminSessions, createAdminSessions, type SessionLifetimes } from '../services/admin-sessions.js';
 import type { Authenticator } from '../services/api-keys.js';
+import type { InventoryReader } from '../services/inventory/read-inventory.js';
+import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { Db } from '../store/db.js';
 import { serverSecret } from '../store/repositories/server-secrets.js';
 import { adminErrorHandler, notFoundPage } from './error-pages.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { inventoryRoutes } from './routes/inventory.js';
 import { passwordRoutes } from './routes/password.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { CSRF_COOKIE, resolveStaff, SIGNED_OUT } from './staff.js';
@@ -19,6 +22,9 @@ export interface AdminDeps {
   db: Db;
   rateLimitStore: RateLimitStore;
   authenticator: Authenticator;
+  readInventory: InventoryReader;
+  writeInventory: InventoryWriter;
+  idempotencyRetentionHours: number;
   /** Session lifetimes; 30 minutes idle and 12 hours in all when not given. */
   sessionLifetimes?: SessionLifetimes;
 }
@@ -65,6 +71,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(signInRoutes(ctx));
     await app.register(passwordRoutes(ctx));
     await app.register(apiKeyRoutes(ctx));
+    await app.register(inventoryRoutes(ctx));
     app.get('/admin/*', (request, reply) => notFoundPage(request, reply));
   };
 }

@@ -159,13 +159,13 @@ describe.each(testDrivers())('admin API keys page in Chromium on $name', (driver
     expect(await page.content()).not.toContain(otherShop.keyId);
     const { _csrf } = await formFields(page, CREATE_FORM);
     const answer = await page.request.post(`${server.url}/admin/api-keys/${otherShop.keyId}/revoke`, {
-      form: { _csrf },
+      form: { _csrf: _csrf! },
       maxRedirects: 0,
     });
     expect(answer.status()).toBe(404);
     expect(answer.headers()['content-type']).toContain('text/html');
     const missing = await page.request.post(`${server.url}/admin/api-keys/aaaaaaaaaaaaaaaa/revoke`, {
-      form: { _csrf },
+      form: { _csrf: _csrf! },
       maxRedirects: 0,
     });
     expect([missing.status(), withoutIds(await missing.text())]).toEqual([404, withoutIds(await answer.text())]);

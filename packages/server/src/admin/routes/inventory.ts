@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InventoryOperation } from '../../domain/inventory.js';
+import { requestFingerprint } from '../../domain/idempotency-key.js';
+import { unitsOf } from '../../domain/units.js';
+import { errors } from '../../errors.js';
+import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
+import type { AdminContext } from '../admin-app.js';
+import { field, formIssues, newFormId } from '../forms.js';
+import { sendPage } from '../render.js';
+import { csrfTokenFor, requireStaff } from '../staff.js';
+
+const LEDGER_ROWS = 100;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+interface Level {
+  Params: { locationId: string; variantId: string };
+  Querystring: Record<string, string>;
+}
+
+const DONE: Record<string, string> = {
+  adjustment: 'Stock adjusted: the ledger below has the new entry.',
+  set: 'Stock set: the ledger below has the new entry.',
+};
+
+/**
+ * /admin/inventory: every level (exact total, the platform's whole units, the fraction), and per
+ * level its ledger, a chart of it over time, and adjust / set forms that make the API's
+ * idempotent write (the form's id is its Idempotency-Key, so a double post applies once).
+ */
+export function inventoryRoutes(ctx: AdminContext) {
+  async function levelPage(
+    request: FastifyRequest<Level>,
+    reply: FastifyReply,
+    state: { status?: number; summary?: string; issues?: Record<string, string>; operation?: string } = {},
+  ) {
+    const staff = request.staff!;
+    const { locationId, variantId } = request.params;
+    // Another shop's variant or location is not found here, exactly like the API answers it.
+    const row = await stockOf(ctx, staff.shopId, locationId, variantId);
+    const ledger = await ctx.readInventory.ledger(staff.shopId, { locationId, variantId, limit: LEDGER_ROWS });
+    const entries = ledger.data.entries;
+    const oldest = entries.at(-1);
+    // The level before the oldest entry shown, then after each entry (a step chart of the ledger).
+    const history = [
+      ...(oldest ? [[Date.parse(oldest.createdAt) / 1000, oldest.quantityBefore]] : []),
+      ...entries
+        .slice()
+        .reverse()
+        .map((entry) => [Date.parse(entry.createdAt) / 1000, entry.quantityAfter]),
+    ];
+    const done = request.query.done;
+    return sendPage(reply, state.status ?? 200, 'inventory-level', {
+      title: `${row.productTitle} — ${row.variantTitle}`,
+      current: 'inventory',
+      chart: true,
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      formId: newFormId(),
+      row,
+      level: row.level,
+      units: unitsOf(row.measurementType as never),
+      entries,
+      history: JSON.stringify({ unit: row.level.quantity.unit, points: history }),
+      notice: done && DONE[done],
+      summary: state.summary,
+      issues: state.issues ?? {},
+      operation: state.operation,
+      values: request.method === 'POST' ? request.body : {},
+    });
+  }
+
+  async function write(request: FastifyRequest<Level>, reply: FastifyReply, operation: InventoryOperation) {
+    const staff = request.staff!;
+    const { locationId, variantId } = request.params;
+    const name = operation === 'adjustment' ? 'delta' : 'quantity';
+    const text = field(request.body, name).trim();
+    const unit = field(request.body, 'unit');
+    const formId = field(request.body, 'formId');
+    if (!formId) throw errors.badRequest('The form has no formId; reload the page.');
+    try {
+      if (!NUMBER.test(text)) throw errors.validation([{ path: `/${name}/value`, message: 'must be a number' }]);
+      const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
+      await ctx.writeInventory(
+        {
+          shopId: staff.shopId,
+          operation,
+          locationId,
+          // Parsed as the API parses JSON numbers; the writer makes it exact (decimal.js).
+          entries: [{ variantId, value: Number(text), unit, path: '', field: name }],
+          requestId: request.id,
+          idempotency: {
+            shopId: staff.shopId,
+            key: `admin-${formId}`,
+            fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
+            retentionHours: ctx.idempotencyRetentionHours,
+          },
+        },
+        (data) => JSON.stringify(data),
+      );
+    } catch (error) {
+      const shown = formIssues(error, { delta: 'Change', quantity: 'New level' });
+      if (!shown) throw error;
+      return levelPage(request, reply, { status: 400, ...shown, operation });
+    }
+    const path = `/admin/inventory/${encodeURIComponent(locationId)}/${encodeURIComponent(variantId)}`;
+    return reply.redirect(`${path}?done=${operation}`, 303);
+  }
+
+  return async (app: FastifyInstance) => {
+    app.addHook('preValidation', requireStaff);
+    app.get('/admin/inventory', async (request, reply) => {
+      const staff = request.staff!;
+      const { rows } = await stockOverview(ctx, staff.shopId);
+      return sendPage(reply, 200, 'inventory', {
+        title: 'Inventory',
+        current: 'inventory',
+        staff,
+        csrfToken: csrfTokenFor(request, reply),
+        rows,
+      });
+    });
+    app.get<Level>('/admin/inventory/:locationId/:variantId', (request, reply) => levelPage(request, reply));
+    app.post<Level>(
+      '/admin/inventory/:locationId/:variantId/adjust',
+      { preHandler: app.csrfProtection },
+      (request, reply) => write(request, reply, 'adjustment'),
+    );
+    app.post<Level>(
+      '/admin/inventory/:locationId/:variantId/set',
+      { preHandler: app.csrfProtection },
+      (request, reply) => write(request, reply, 'set'),
+    );
+  };
+}
