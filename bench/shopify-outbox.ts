@@ -5,6 +5,7 @@
 // Env: BENCH_SHOPIFY_VARIANTS (levels of a–c, default 2000), BENCH_SHOPIFY_OUTAGE_WRITES (default
 // 1000), BENCH_SHOPIFY_OUTAGE_MINUTES (the outage modelled in d, default 10).
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -161,7 +162,7 @@ function benchClock() {
   };
 }
 
-export async function setUp(db: Db) {
+async function setUp(db: Db) {
   await migrate(db);
   const clock = benchClock();
   const fake = await startFakeShopify({
@@ -203,7 +204,7 @@ async function pending(db: Db): Promise<number> {
 }
 
 /** −1 kg on each variant, in one adjustment, as the API sends it (idempotency key and fingerprint). */
-export async function adjust(bench: Bench, variants: string[]): Promise<void> {
+async function adjust(bench: Bench, variants: string[]): Promise<void> {
   const key = `${runId}-${randomBytes(6).toString('hex')}`;
   const adjustments = variants.map((id) => ({ variantId: id, delta: { value: -1, unit: 'kg' } }));
   const requestId = `bench-${key}`;
@@ -540,4 +541,17 @@ export function shopifyTable(r: ShopifyResults): { markdown: string; missed: str
     ...rows.map(([what, result]) => `| ${what} | ${result} |`),
   ].join('\n');
   return { markdown, missed: [] };
+}
+
+/**
+ * The figures of the last `BENCH_ONLY=shopify` run in README's results (without the heading), so
+ * that a full run, which rewrites the results section, can put them back.
+ */
+export function lastShopifyBlock(file: string): string | undefined {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = text.indexOf(`\n${SHOPIFY_HEADING}\n`);
+  if (start < 0) return undefined;
+  const body = text.slice(start + SHOPIFY_HEADING.length + 2);
+  const end = body.search(/\n##+ /);
+  return (end < 0 ? body : body.slice(0, end)).trim();
 }
