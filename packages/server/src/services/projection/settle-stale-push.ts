@@ -10,7 +10,8 @@ type LevelKey = { locationId: string; variantId: string };
  * shows now, read under the level's lock (taken before the outbox row's, in the order every
  * inventory write takes them), decides:
  * - Tare's own figure: the push landed before (its answer was lost); nothing more to do.
- * - one of Tare's earlier figures whose answer was lost: the next push starts from it.
+ * - what the row now expects (it was queued again while this push was out), or one of Tare's
+ *   earlier figures whose answer was lost: the next push starts from it.
  * - anything else: a change Tare has not seen (the merchant typed a number, or an order not yet
  *   booked). The push is dropped, Tare's expectation goes back to what the platform showed
  *   before it, and a `stock_changed` event lets the inbox apply §14's rules, never an overwrite.
@@ -26,8 +27,15 @@ export async function settleStalePush(
     if (!queued) return;
     // Read under the locks: an order booked meanwhile would move the platform and the row alike.
     const shown = await readLevel(tx, push);
-    if (shown === queued.available) return dropPush(tx, push);
-    if (queued.pushed.includes(shown) || queued.expected === null) return rebasePush(tx, queued, shown);
+    // Shopify answered this very figure stale: it did not land by this push, so finding the
+    // platform at it is a coincidence of changes Tare has not seen (orders not yet booked).
+    const refused = queued.generation === push.generation ? queued.available : undefined;
+    if (shown === queued.available && shown !== refused) return dropPush(tx, push);
+    // Where the row expects it (queued again since this push left, after an order Tare booked
+    // moved the platform), or at a figure of Tare's own: the next push starts from there.
+    if (shown === queued.expected || (queued.pushed.includes(shown) && shown !== refused) || queued.expected === null) {
+      return rebasePush(tx, queued, shown);
+    }
     await setPlatformAvailable(tx, push.shopId, [{ ...push, available: queued.expected }]);
     await dropPush(tx, push);
     await storeEvent(tx, {
