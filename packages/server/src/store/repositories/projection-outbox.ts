@@ -105,11 +105,16 @@ export async function leaseDuePushes(db: Queryable, limit: number, leaseMs: numb
 type PushKey = Pick<QueuedPush, 'shopId' | 'locationId' | 'variantId' | 'generation'>;
 
 /**
- * The push landed: the row goes, unless the level was queued again meanwhile. That push then
- * finds the platform at the landed figure instead of its expected one, recognises it among
- * `pushed` (see `rebasePush`) and goes on from there.
+ * The push landed: the row goes, unless the level was queued again meanwhile. The platform then
+ * shows the landed figure, so the newer push expects it: its expected figure moves by what the
+ * landed push changed (its figure − what it expected), on top of the platform's own moves
+ * accounted since. Left at the old figure, an order the platform placed before the newer push
+ * arrives would make that push stale, and the landed figure would be taken for the merchant's.
  */
-export async function completePush(db: Queryable, push: PushKey): Promise<void> {
+export async function completePush(
+  db: Queryable,
+  push: PushKey & Pick<QueuedPush, 'available' | 'expected'>,
+): Promise<void> {
   const key = [push.shopId, push.locationId, push.variantId];
   const { rowCount } = await db.query(
     `DELETE FROM projection_outbox
@@ -119,9 +124,10 @@ export async function completePush(db: Queryable, push: PushKey): Promise<void> 
   if (rowCount > 0) return;
   // Its lease would keep the newer figure waiting; it is due now (and counted from now in the lag).
   await db.query(
-    `UPDATE projection_outbox SET next_attempt_at = now(), attempts = 0, enqueued_at = now()
+    `UPDATE projection_outbox SET next_attempt_at = now(), attempts = 0, enqueued_at = now(),
+       expected = CASE WHEN $5::bigint IS NULL THEN expected ELSE expected + ($4::bigint - $5::bigint) END
       WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
-    key,
+    [...key, push.available, push.expected],
   );
 }
 
@@ -146,6 +152,19 @@ export async function postponePushes(
       failure.retryInMs,
     ],
   );
+}
+
+/**
+ * The shop's sync resumed (connected again after a refused token or an uninstall): its queued
+ * pushes are due now instead of after the backoff they reached while it was stopped.
+ */
+export async function wakeQueuedPushes(db: Queryable, shopId: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE projection_outbox SET next_attempt_at = now(), attempts = 0 WHERE shop_id = $1 AND next_attempt_at > now()`,
+    [shopId],
+  );
+  if (rowCount > 0) await db.query('SELECT pg_notify($1, $2)', [PROJECTION_QUEUED, shopId]);
+  return rowCount;
 }
 
 /** A queued push locked for the caller's transaction, with the figures of its lost answers. */

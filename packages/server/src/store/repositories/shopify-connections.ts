@@ -7,6 +7,7 @@ import {
 import { type Keyring, SecretsKeyError } from '../../secrets/keyring.js';
 import type { Queryable } from '../db.js';
 import { releaseHeldEvents } from './platform-events.js';
+import { wakeQueuedPushes } from './projection-outbox.js';
 
 /** What connecting a shop says (the import file's `platform`, `tare platform connect`). */
 export interface ShopifyConnectionInput {
@@ -125,8 +126,8 @@ export async function shopifyConnectionStatus(
  * Connects the shop to a Shopify store, or changes its connection. The same values again change
  * nothing (the secrets are compared opened: sealing is randomised), except that they retry a
  * connection stopped by a refused token; different ones are sealed with the current key and make
- * the connection active again, its last error cleared and the events it held released (new
- * credentials are a new attempt). Sets `shops.platform`.
+ * the connection active again, its last error cleared, the events it held released and its queued
+ * pushes due at once (new credentials are a new attempt). Sets `shops.platform`.
  */
 export async function saveShopifyConnection(
   db: Queryable,
@@ -167,6 +168,7 @@ export async function saveShopifyConnection(
       [shopId],
     );
     await releaseHeldEvents(db, shopId);
+    await wakeQueuedPushes(db, shopId);
     return { changed: true };
   }
   const key = keyring.current();
@@ -189,6 +191,7 @@ export async function saveShopifyConnection(
     ],
   );
   await releaseHeldEvents(db, shopId);
+  await wakeQueuedPushes(db, shopId);
   return { changed: true };
 }
 
