@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/main.js';
-import { createKeyring } from '../../src/secrets/keyring.js';
+import { createKeyring, type Keyring } from '../../src/secrets/keyring.js';
 import { SecretKey } from '../../src/secrets/secret-key.js';
 import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import type { Db } from '../../src/store/db.js';
 import { addCoffeeShop } from './fake-shopify/catalog.js';
-import { type FakeShopify, type FakeShopifyOptions, startFakeShopify } from './fake-shopify/index.js';
+import { type FakeShopifyOptions, startFakeShopify } from './fake-shopify/index.js';
 import { coffeeShop } from './platform-simulator.js';
 
 export const LOC = '70001';
@@ -18,22 +19,58 @@ export const LOC = '70001';
  * A coffee shop on the fake Shopify, followed by a running Tare: variant 2001 by the kg and
  * 2002 by 100 g at location 70001, with Tare's exact stock given (kg, g) and Shopify showing
  * its whole units. `settle()` lets everything in flight land: webhooks, the inbox, the outbox.
+ * `addShop()` connects another coffee shop, on a fake Shopify of its own, to the same Tare;
+ * `logger` replaces the silent one (to read what the server logs).
  */
-export async function startShopifyShop(
-  db: Db,
-  options: {
-    stock: { kg: number; g?: number };
-    platformStockChanges?: 'adopt' | 'override';
-    fake?: FakeShopifyOptions;
-  },
-) {
+export async function startShopifyShop(db: Db, options: CoffeeShopOptions & { logger?: Logger }) {
   const key = SecretKey.generate();
   const keyring = createKeyring({ current: key });
+  const config = loadConfig({ PORT: '0', TARE_RECONCILE_MINUTES: '0', TARE_SECRETS_KEY: key.exportBase64() });
+  const logger = options.logger ?? createLogger('silent');
+  let server: RunningServer = await startServer({ config, logger, db, keyring });
+  const running = { db, keyring, server: () => server };
+  const first = await connectCoffeeShop(running, options);
+  const others: ConnectedShop[] = [];
+  return {
+    ...first,
+    get server() {
+      return server;
+    },
+    keyring,
+    /** Another coffee shop on its own fake Shopify, followed by the same Tare. */
+    async addShop(more: CoffeeShopOptions): Promise<ConnectedShop> {
+      const shop = await connectCoffeeShop(running, more);
+      others.push(shop);
+      return shop;
+    },
+    /** Stops Tare (as a crash would leave the store) and starts it again on the same store. */
+    async restart() {
+      await server.close();
+      server = await startServer({ config, logger, db, keyring });
+      for (const shop of [first, ...others]) shop.fake.webhookAddress = `${server.url}/webhooks/shopify`;
+    },
+    async close() {
+      await server.close();
+      for (const shop of [first, ...others]) await shop.fake.close();
+    },
+  };
+}
+
+interface CoffeeShopOptions {
+  stock: { kg: number; g?: number };
+  platformStockChanges?: 'adopt' | 'override';
+  fake?: FakeShopifyOptions;
+}
+
+/** A coffee shop imported into a running Tare and connected to a fake Shopify of its own. */
+async function connectCoffeeShop(
+  running: { db: Db; keyring: Keyring; server: () => RunningServer },
+  options: CoffeeShopOptions,
+) {
+  const { db, keyring } = running;
   const fake = await startFakeShopify({ store: `coffee-${randomUUID().slice(0, 8)}.myshopify.com`, ...options.fake });
   addCoffeeShop(fake);
-  const config = loadConfig({ PORT: '0', TARE_RECONCILE_MINUTES: '0', TARE_SECRETS_KEY: key.exportBase64() });
-  let server: RunningServer = await startServer({ config, logger: createLogger('silent'), db, keyring });
-  fake.webhookAddress = `${server.url}/webhooks/shopify`;
+  fake.webhookAddress = `${running.server().url}/webhooks/shopify`;
 
   const shop = {
     ...coffeeShop(options.stock, { platformStockChanges: options.platformStockChanges }),
@@ -47,7 +84,7 @@ export async function startShopifyShop(
   };
   const checked = validateImport({ shops: [shop] });
   if (!checked.ok) throw new Error(`bad fixture: ${JSON.stringify(checked.issues)}`);
-  const summary = await importCatalog({ db, gateway: server.services.gateway, keyring }, checked.value);
+  const summary = await importCatalog({ db, gateway: running.server().services.gateway, keyring }, checked.value);
   const shopId = summary.shops[0]!.id;
   const { token: apiKey } = await createApiKey(db, { shopDomain: shop.domain });
 
@@ -55,8 +92,8 @@ export async function startShopifyShop(
   async function settle(): Promise<void> {
     for (let round = 0; round < 30; round++) {
       await fake.webhooks.settled();
-      await server.services.inbox.drainNow();
-      await server.services.projection.drainNow();
+      await running.server().services.inbox.drainNow();
+      await running.server().services.projection.drainNow();
       const { rows } = await db.query<{ waiting: string }>(
         `SELECT (SELECT count(*) FROM platform_events WHERE shop_id = $1 AND status = 'pending')
               + (SELECT count(*) FROM projection_outbox WHERE shop_id = $1) AS waiting`,
@@ -88,29 +125,16 @@ export async function startShopifyShop(
   await settle();
   return {
     fake,
-    get server() {
-      return server;
-    },
     shopId,
     domain: shop.domain,
     apiKey,
-    keyring,
     settle,
     total,
     /** Shopify's `available` for a variant at the location. */
     shown: (variantId: string) => fake.available(LOC, variantId),
-    /** Stops Tare (as a crash would leave the store) and starts it again on the same store. */
-    async restart() {
-      await server.close();
-      server = await startServer({ config, logger: createLogger('silent'), db, keyring });
-      fake.webhookAddress = `${server.url}/webhooks/shopify`;
-    },
-    async close() {
-      await server.close();
-      await fake.close();
-    },
   };
 }
+type ConnectedShop = Awaited<ReturnType<typeof connectCoffeeShop>>;
 export type ShopifyShop = Awaited<ReturnType<typeof startShopifyShop>>;
 
 /** The `_svc_data` line property of a weight measurement. */
