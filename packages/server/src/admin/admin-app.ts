@@ -46,6 +46,10 @@ export function adminApp(deps: AdminDeps) {
       sessions: createAdminSessions({ db: deps.db, lifetimes: deps.sessionLifetimes }),
       signInBuckets: createTokenBuckets(deps.rateLimitStore),
     };
+    // Pages for people, not part of the API: kept out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
     // Synchronizer tokens bound to the session: a token rendered for one session (or for the

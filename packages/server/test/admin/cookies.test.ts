@@ -56,10 +56,12 @@ describe.each(testDrivers())('admin cookies on $name', (driver) => {
     }
   });
 
-  it('when an admin page is served, then it carries a CSP without inline scripts and is never cached', async () => {
+  it('when an admin page is served, then it carries a CSP without inline scripts, is never cached and is not in the API document', async () => {
     const answer = await fetch(`${server.url}/admin/login`);
     expect(answer.headers.get('content-security-policy')).toContain("script-src 'self';");
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    const openapi = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: object };
+    expect(Object.keys(openapi.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
   });
 });
