@@ -19,7 +19,7 @@ export const adminUsersCommand: StoreCommand = async (ctx, args) => {
     if (!values.shop) throw new UsageError('admin-users create needs --shop DOMAIN', USAGE);
     if (!values.email) throw new UsageError('admin-users create needs --email EMAIL', USAGE);
     const user = await createAdminUser(ctx.db, { shopDomain: values.shop, email: values.email });
-    ctx.io.err(`created ${user.email} for ${user.shop}; one-time password (shown once, changed at first sign-in):`);
+    // Only the password, like `keys create` prints only the key: easy to pipe, nothing to strip.
     ctx.io.out(user.oneTimePassword);
     return 0;
   }

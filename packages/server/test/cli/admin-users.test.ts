@@ -42,7 +42,7 @@ describe.each(testDrivers())('tare admin-users on $name', ({ create }) => {
     expect(run.out).toHaveLength(1);
     const password = run.out[0]!;
     expect(password).toMatch(/^[a-zA-Z2-9]{5}(-[a-zA-Z2-9]{5}){3}$/);
-    expect(run.err.join('\n')).toContain(`created ana@example.com for ${domain}`);
+    expect(run.err).toEqual([]);
     const hash = await storedHash('ana@example.com');
     expect(hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(hash).not.toContain(password);
