@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
+import { verifyPassword } from '../../src/domain/password.js';
 import { createAdminUser } from '../../src/services/admin-users.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
@@ -63,13 +64,35 @@ describe.each(testDrivers())('admin sign-in in Chromium on $name', (driver) => {
       expect(new URL(page.url()).pathname).toBe('/admin/api-keys');
       expect(await page.getByRole('status').first().textContent()).toContain('Your password is saved.');
 
-      // The one-time password is gone for good; the chosen one signs in.
+      // The one-time password is gone for good; the chosen one is what is stored now.
+      const { rows } = await db.query<{ password_hash: string; must_change_password: boolean }>(
+        'SELECT password_hash, must_change_password FROM admin_users WHERE email = $1',
+        [email],
+      );
+      expect(rows[0]!.must_change_password).toBe(false);
+      expect(await verifyPassword(oneTimePassword, rows[0]!.password_hash)).toBe(false);
+      expect(await verifyPassword('a long and private phrase', rows[0]!.password_hash)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when staff sign out, then the session is gone and the pages ask to sign in again', async () => {
+    const staff = await staffWithPassword(db, shop.domain);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, server, staff.email, staff.password);
+      expect(new URL(page.url()).pathname).toBe('/admin/api-keys');
       await page.getByRole('button', { name: 'Sign out' }).click();
       expect(await page.getByRole('status').textContent()).toContain('You are signed out.');
-      await signIn(page, server, email, oneTimePassword);
+      const { rows } = await db.query(
+        'SELECT 1 FROM admin_sessions s JOIN admin_users u ON u.id = s.user_id WHERE u.email = $1',
+        [staff.email],
+      );
+      expect(rows).toHaveLength(0);
+      await page.goto(`${server.url}/admin/api-keys`);
       expect(new URL(page.url()).pathname).toBe('/admin/login');
-      await signIn(page, server, email, 'a long and private phrase');
-      expect(new URL(page.url()).pathname).toBe('/admin/api-keys');
     } finally {
       await context.close();
     }
