@@ -2,11 +2,13 @@ import type { Logger } from 'pino';
 import { PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
 import {
-  completePush,
+  completePushes,
   leaseDuePushes,
   postponePushes,
+  postponeShopPushes,
   PROJECTION_QUEUED,
   type QueuedPush,
+  wakeQueuedPushes,
 } from '../../store/repositories/projection-outbox.js';
 import { createDrainLoop } from '../drain-loop.js';
 import { retryDelayMs } from '../events/inbox-worker.js';
@@ -32,6 +34,8 @@ export interface PushWorkerOptions {
 
 /** A push not answered in this long is due again (another instance may take it). */
 const LEASE_MS = 60_000;
+/** The longest wait between tries when the platform names none: a probe costs one call. */
+const MAX_RETRY_MS = 30_000;
 
 /**
  * Pushes the whole units queued in the projection outbox to remote platforms (PRODUCT.md §16),
@@ -52,26 +56,41 @@ export function createPushWorker(options: PushWorkerOptions) {
 
   async function push(shopId: string, batch: QueuedPush[]): Promise<void> {
     let outcomes: PushOutcome[];
+    const attempts = Math.max(...batch.map((p) => p.attempts));
     try {
       outcomes = await options.push(shopId, batch);
     } catch (err) {
-      const passing = err instanceof PlatformUnavailableError;
-      if (!passing && batch.length > 1) {
+      const error = String((err as Error).message ?? err);
+      if (err instanceof PlatformUnavailableError) {
+        // The platform itself is down, throttling or stopped: the shop's every push waits for
+        // one probe, as long as the platform asks or by backoff (capped: a probe is cheap).
+        const retryInMs = err.retryAfterMs ?? Math.min(MAX_RETRY_MS, retryDelayMs(attempts));
+        logger.warn({ err, shopId, retryInMs }, 'projection pushes postponed');
+        await postponeShopPushes(db, shopId, { error, retryInMs });
+        return;
+      }
+      if (batch.length > 1) {
         // The platform refused something in the batch (a level it does not stock): each is
         // tried alone, so that one level cannot hold the others back.
         for (const single of batch) await push(shopId, [single]);
         return;
       }
-      const attempts = Math.max(...batch.map((p) => p.attempts));
-      const retryInMs = (passing && err.retryAfterMs) || retryDelayMs(attempts);
-      logger.warn({ err, shopId, levels: batch.length, retryInMs }, 'projection push postponed');
-      await postponePushes(db, batch, { error: String((err as Error).message ?? err), retryInMs });
+      const retryInMs = Math.min(MAX_RETRY_MS, retryDelayMs(attempts));
+      logger.warn({ err, shopId, level: batch[0], retryInMs }, 'projection push refused');
+      await postponePushes(db, batch, { error, retryInMs });
       return;
     }
+    await completePushes(
+      db,
+      batch.filter((_, i) => outcomes[i]?.status === 'applied'),
+    );
     for (const [i, queued] of batch.entries()) {
-      if (outcomes[i]?.status === 'applied') await completePush(db, queued);
-      else await settleStalePush(db, queued, (tx, level) => options.readLevel(tx, shopId, level));
+      if (outcomes[i]?.status !== 'applied') {
+        await settleStalePush(db, queued, (tx, level) => options.readLevel(tx, shopId, level));
+      }
     }
+    // After failures, the platform is back: what waited behind them need not wait any longer.
+    if (attempts > 1) await wakeQueuedPushes(db, shopId);
     logger.debug({ shopId, levels: batch.length }, 'projection pushed');
   }
 

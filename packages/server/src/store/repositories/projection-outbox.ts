@@ -105,29 +105,40 @@ export async function leaseDuePushes(db: Queryable, limit: number, leaseMs: numb
 type PushKey = Pick<QueuedPush, 'shopId' | 'locationId' | 'variantId' | 'generation'>;
 
 /**
- * The push landed: the row goes, unless the level was queued again meanwhile. The platform then
- * shows the landed figure, so the newer push expects it: its expected figure moves by what the
- * landed push changed (its figure − what it expected), on top of the platform's own moves
- * accounted since. Left at the old figure, an order the platform placed before the newer push
- * arrives would make that push stale, and the landed figure would be taken for the merchant's.
+ * The pushes landed, in one statement: their rows go, unless a level was queued again
+ * meanwhile. The platform then shows the landed figure, so the newer push expects it: its
+ * expected figure moves by what the landed push changed (its figure − what it expected), on top
+ * of the platform's own moves accounted since; left at the old figure, the newer push would go
+ * stale and the landed figure be taken for the merchant's. Its lease would keep it waiting: it
+ * is due now (and counted from now in the lag).
  */
-export async function completePush(
+export async function completePushes(
   db: Queryable,
-  push: PushKey & Pick<QueuedPush, 'available' | 'expected'>,
+  pushes: (PushKey & Pick<QueuedPush, 'available' | 'expected'>)[],
 ): Promise<void> {
-  const key = [push.shopId, push.locationId, push.variantId];
-  const { rowCount } = await db.query(
-    `DELETE FROM projection_outbox
-      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 AND generation = $4`,
-    [...key, push.generation],
-  );
-  if (rowCount > 0) return;
-  // Its lease would keep the newer figure waiting; it is due now (and counted from now in the lag).
+  if (pushes.length === 0) return;
   await db.query(
-    `UPDATE projection_outbox SET next_attempt_at = now(), attempts = 0, enqueued_at = now(),
-       expected = CASE WHEN $5::bigint IS NULL THEN expected ELSE expected + ($4::bigint - $5::bigint) END
-      WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
-    [...key, push.available, push.expected],
+    `WITH landed AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+                  AS k(location_id, variant_id, generation, available, expected)),
+     done AS (
+       DELETE FROM projection_outbox o USING landed k
+        WHERE o.shop_id = $1 AND o.location_id = k.location_id AND o.variant_id = k.variant_id
+          AND o.generation = k.generation
+       RETURNING o.location_id)
+     UPDATE projection_outbox o SET next_attempt_at = now(), attempts = 0, enqueued_at = now(),
+       expected = CASE WHEN k.expected IS NULL THEN o.expected ELSE o.expected + (k.available - k.expected) END
+       FROM landed k
+      WHERE o.shop_id = $1 AND o.location_id = k.location_id AND o.variant_id = k.variant_id
+        AND o.generation <> k.generation`,
+    [
+      pushes[0]!.shopId,
+      pushes.map((p) => p.locationId),
+      pushes.map((p) => p.variantId),
+      pushes.map((p) => p.generation),
+      pushes.map((p) => p.available),
+      pushes.map((p) => p.expected),
+    ],
   );
 }
 
@@ -155,8 +166,27 @@ export async function postponePushes(
 }
 
 /**
- * The shop's sync resumed (connected again after a refused token or an uninstall): its queued
- * pushes are due now instead of after the backoff they reached while it was stopped.
+ * The shop's platform cannot take pushes now (an outage, throttling, a stopped sync): every push
+ * of the shop waits until the same moment, so that one call probes the platform then instead of
+ * each batch on its own backoff; the first push that lands makes the others due (wakeQueuedPushes).
+ */
+export async function postponeShopPushes(
+  db: Queryable,
+  shopId: string,
+  failure: { error: string; retryInMs: number },
+): Promise<void> {
+  await db.query(
+    `UPDATE projection_outbox SET last_error = $2,
+       next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+      WHERE shop_id = $1`,
+    [shopId, failure.error.slice(0, 2000), failure.retryInMs],
+  );
+}
+
+/**
+ * The shop's platform takes pushes again (a push landed after failures, or the shop was connected
+ * again after a refused token or an uninstall): its queued pushes are due now instead of after the
+ * backoff they reached meanwhile.
  */
 export async function wakeQueuedPushes(db: Queryable, shopId: string): Promise<number> {
   const { rowCount } = await db.query(
