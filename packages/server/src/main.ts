@@ -19,6 +19,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** How long closing waits for in-flight requests before it closes their connections. */
+const CLOSE_GRACE_MS = 5000;
+
 /**
  * The composition root: config → store → platform and services → app → listen. Tests pass
  * their own `db` (left open on close: the caller owns it).
@@ -79,7 +82,12 @@ export async function startServer(options: {
     services,
     close() {
       closing ??= (async () => {
+        // In-flight requests get a grace period; a connection still open after it (a keep-alive
+        // socket a client never let go idle) must not hold the shutdown.
+        const deadline = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+        deadline.unref();
         await app.close();
+        clearTimeout(deadline);
         await services.stop();
         redis?.disconnect();
         if (!options.db) await db.close();
