@@ -7,10 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/domain/decimal.js';
 import { reconcile } from '../../src/services/events/reconcile.js';
-import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import {
   actionArb,
@@ -27,24 +26,20 @@ import { LOC, PLATFORM_KINDS, type PlatformDriver, startPlatformDriver } from '.
 const VARIANT_PRICE = new Dec('24.00');
 
 describe.each(testDrivers())('Platform events, property-based, on %s', (store) => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await store.create();
-  });
-  afterAll(async () => {
-    await db?.close();
-  });
-
   it.each(PLATFORM_KINDS)(
     'when on the %s platform purchases, cancels, refunds, edits, adjustments and typed stock arrive late, shuffled and twice, then every total is exact and the platform shows its whole units',
     async (kind) => {
       await fc.assert(
         fc.asyncProperty(fc.array(actionArb, { minLength: 4, maxLength: 14 }), async (actions) => {
-          const platform = await startPlatformDriver(kind, db, { stock: START_STOCK });
+          // A database of its own for each run: its Tare never sees an earlier run's shop.
+          const db = await store.create();
+          let platform: PlatformDriver | undefined;
           try {
+            platform = await startPlatformDriver(kind, db, { stock: START_STOCK });
             await runHistory(platform, actions);
           } finally {
-            await platform.close();
+            await platform?.close();
+            await db.close();
           }
         }),
         // Each run starts a Tare (and a fake Shopify) and settles its shop several times: about

@@ -5,7 +5,7 @@
  * transaction and one pushing through the outbox are held to the same checks.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dec } from '../../src/domain/decimal.js';
 import type { LevelProjection, PlatformGateway, PlatformOrder, ProjectionResult } from '../../src/platform/gateway.js';
 import { syncOrder } from '../../src/services/events/sync-order.js';
@@ -26,21 +26,20 @@ const svcData = (value: number, unit: string) =>
   JSON.stringify({ measurement: { type: 'weight', dimensions: [{ unit, value }] } });
 
 describe.each(testDrivers())('The gateway contract on %s', (store) => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await store.create();
-  });
-  afterAll(async () => {
-    await db?.close();
-  });
-
   describe.each(PLATFORM_KINDS)('for the %s adapter', (kind) => {
+    // A database of its own for each test: the running Tare of one test never sees another's
+    // shop (whose fake Shopify is gone).
+    let db: Db;
     let platform: PlatformDriver | undefined;
     const open = async (options: ShopOptions = { stock: { kg: 20.5, g: 2050 } }) =>
       (platform = await startPlatformDriver(kind, db, options));
+    beforeEach(async () => {
+      db = await store.create();
+    });
     afterEach(async () => {
       await platform?.close();
       platform = undefined;
+      await db?.close();
     });
 
     /**
