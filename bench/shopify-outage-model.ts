@@ -2,6 +2,7 @@
 // benchmark: the push worker's own rules replayed on a simulated clock. See bench/README.md
 // ("Shopify outbox", part c).
 import { retryDelayMs } from '../packages/server/src/services/events/inbox-worker.js';
+import { MAX_RETRY_MS } from '../packages/server/src/services/projection/push-worker.js';
 
 export interface OutageModel {
   /** Per write, in write order: the row's state when Shopify comes back. */
@@ -14,9 +15,9 @@ export interface OutageModel {
  * `writes` levels queued at an even pace over `outageMs` while every push fails, as the worker
  * (push-worker.ts) treats them: it wakes on each write (NOTIFY) and every `pollMs`; each wake
  * leases the due rows, oldest `next_attempt_at` first, up to `batchSize` per call, adds one to
- * each row's `attempts`, and a failed call (a 503 has no Retry-After) postpones its whole batch
- * by `retryDelayMs` of the batch's highest `attempts`. A row that becomes due next to older
- * rows therefore inherits their longer delay, as it does in the store. Calls take no time.
+ * each row's `attempts`, and a failed call (a 503 has no Retry-After) postpones every queued push
+ * of the shop to one probe, `retryDelayMs` of the batch's highest `attempts` capped at 30 s.
+ * Calls take no time.
  */
 export function modelOutage(options: {
   writes: number;
@@ -44,8 +45,9 @@ export function modelOutage(options: {
         .slice(0, batchSize);
       if (due.length === 0) break;
       for (const row of due) row.attempts += 1;
-      const delay = retryDelayMs(Math.max(...due.map((r) => r.attempts)));
-      for (const row of due) row.nextAt = now + delay;
+      // The shop's every queued push waits for one probe, capped as the worker caps it.
+      const delay = Math.min(MAX_RETRY_MS, retryDelayMs(Math.max(...due.map((r) => r.attempts))));
+      for (const row of rows) if (row.queuedAt <= now) row.nextAt = now + delay;
       failedCalls += 1;
     }
   }

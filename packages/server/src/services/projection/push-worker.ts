@@ -35,7 +35,7 @@ export interface PushWorkerOptions {
 /** A push not answered in this long is due again (another instance may take it). */
 const LEASE_MS = 60_000;
 /** The longest wait between tries when the platform names none: a probe costs one call. */
-const MAX_RETRY_MS = 30_000;
+export const MAX_RETRY_MS = 30_000;
 
 /**
  * Pushes the whole units queued in the projection outbox to remote platforms (PRODUCT.md §16),
