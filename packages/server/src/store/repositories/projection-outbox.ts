@@ -150,15 +150,14 @@ export async function postponePushes(
 ): Promise<void> {
   if (pushes.length === 0) return;
   await db.query(
-    `UPDATE projection_outbox o SET last_error = $5,
-       next_attempt_at = now() + make_interval(secs => $6::double precision / 1000)
-       FROM unnest($2::text[], $3::text[], $4::bigint[]) AS k(location_id, variant_id, generation)
+    `UPDATE projection_outbox o SET last_error = $4,
+       next_attempt_at = now() + make_interval(secs => $5::double precision / 1000)
+       FROM unnest($2::text[], $3::text[]) AS k(location_id, variant_id)
       WHERE o.shop_id = $1 AND o.location_id = k.location_id AND o.variant_id = k.variant_id`,
     [
       pushes[0]!.shopId,
       pushes.map((p) => p.locationId),
       pushes.map((p) => p.variantId),
-      pushes.map((p) => p.generation),
       failure.error.slice(0, 2000),
       failure.retryInMs,
     ],
