@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { createCursorCodec } from './domain/cursor.js';
 import type { PlatformGateway } from './platform/gateway.js';
+import { importCatalog } from './services/catalog-import/import-catalog.js';
+import type { ImportDocument } from './services/catalog-import/import-document.js';
 import { createPlatforms } from './platform/platforms.js';
 import { createEventDelivery, type DeliveryMode } from './platform/local/sandbox/event-delivery.js';
 import { createAuthenticator } from './services/api-keys.js';
@@ -104,6 +106,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     projection,
     sandboxShop,
     idempotencyRetentionHours: options.idempotencyRetentionHours,
+    /** Writes a validated import document (the CLI's `tare import`, and the admin's edits). */
+    importCatalog: (doc: ImportDocument) => importCatalog({ db, gateway, keyring: options.keyring }, doc),
     /** Drops every cache at once, for changes made in this process. */
     invalidateAll() {
       catalogChanged();

@@ -6,6 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { createTokenBuckets, type RateLimitStore } from '../http/plugins/rate-limit.js';
 import { type AdminSessions, createAdminSessions, type SessionLifetimes } from '../services/admin-sessions.js';
 import type { Authenticator } from '../services/api-keys.js';
+import type { AppSettingsService } from '../services/app-settings.js';
+import type { ImportSummary } from '../services/catalog-import/import-catalog.js';
+import type { ImportDocument } from '../services/catalog-import/import-document.js';
+import type { CatalogService } from '../services/catalog.js';
+import type { OrderEditor } from '../services/orders/edit-order.js';
+import type { OrderReader } from '../services/orders/read-order.js';
 import type { InventoryReader } from '../services/inventory/read-inventory.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { Db } from '../store/db.js';
@@ -22,8 +28,14 @@ export interface AdminDeps {
   db: Db;
   rateLimitStore: RateLimitStore;
   authenticator: Authenticator;
+  catalog: CatalogService;
+  appSettings: AppSettingsService;
   readInventory: InventoryReader;
   writeInventory: InventoryWriter;
+  readOrder: OrderReader;
+  editOrder: OrderEditor;
+  /** The import's own writer: every catalog or settings change made here is an import of it. */
+  importCatalog: (doc: ImportDocument) => Promise<ImportSummary>;
   idempotencyRetentionHours: number;
   /** Session lifetimes; 30 minutes idle and 12 hours in all when not given. */
   sessionLifetimes?: SessionLifetimes;

@@ -2,6 +2,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { Logger } from 'pino';
 import type { Authenticator } from '../services/api-keys.js';
 import type { AppSettingsService } from '../services/app-settings.js';
+import type { ImportDocument } from '../services/catalog-import/import-document.js';
+import type { ImportSummary } from '../services/catalog-import/import-catalog.js';
 import type { CatalogService } from '../services/catalog.js';
 import type { InventoryReader } from '../services/inventory/read-inventory.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
@@ -49,6 +51,7 @@ export interface AppDeps {
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
   sandboxShop: SandboxShop;
+  importCatalog: (doc: ImportDocument) => Promise<ImportSummary>;
   /** Takes Shopify's webhooks (PRODUCT.md §16); POST /webhooks/shopify is not served without it. */
   shopifyWebhooks?: ShopifyWebhookIntake;
   /** TARE_SANDBOX: serve the sandbox shop under /sandbox (PRODUCT.md §15); off when not given. */
