@@ -37,6 +37,8 @@ export interface PageData {
   csrfToken: string;
   /** Which navigation entry is the current page. */
   current?: string;
+  /** The page's own scripts in web/assets (progressive enhancement; the CSP allows no inline script). */
+  scripts?: string[];
   [field: string]: unknown;
 }
 
