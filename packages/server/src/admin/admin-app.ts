@@ -88,6 +88,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(passwordRoutes(ctx));
     await app.register(apiKeyRoutes(ctx));
     await app.register(inventoryRoutes(ctx));
-    app.get('/admin/*', (request, reply) => notFoundPage(request, reply));
+    // Any method: a form posted to a page that does not exist is answered in HTML, not the API's JSON.
+    app.all('/admin/*', (request, reply) => notFoundPage(request, reply));
   };
 }

@@ -64,4 +64,13 @@ describe.each(testDrivers())('admin cookies on $name', (driver) => {
     const openapi = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: object };
     expect(Object.keys(openapi.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
   });
+
+  it('when a page or a form address does not exist, then the admin answers its own 404 page in HTML', async () => {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const answer = await fetch(`${server.url}/admin/no-such-page`, { method });
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await answer.text()).toContain('There is no such page in this shop’s admin.');
+    }
+  });
 });
