@@ -106,8 +106,18 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     projection,
     sandboxShop,
     idempotencyRetentionHours: options.idempotencyRetentionHours,
-    /** Writes a validated import document (the CLI's `tare import`, and the admin's edits). */
-    importCatalog: (doc: ImportDocument) => importCatalog({ db, gateway, keyring: options.keyring }, doc),
+    /** Opens sealed platform credentials (the admin shows a Shopify token masked, as `tare platform show`). */
+    keyring: options.keyring,
+    /**
+     * Writes a validated import document (the CLI's `tare import`, and the admin's edits). This
+     * instance drops the changed shops' caches at once (its next request, say the redirect after
+     * a form, must see the change); the NOTIFY sent at commit tells every other one.
+     */
+    async importCatalog(doc: ImportDocument) {
+      const summary = await importCatalog({ db, gateway, keyring: options.keyring }, doc);
+      for (const shop of summary.shops) if (shop.changes > 0) catalogChanged(shop.id);
+      return summary;
+    },
     /** Drops every cache at once, for changes made in this process. */
     invalidateAll() {
       catalogChanged();

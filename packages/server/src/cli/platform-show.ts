@@ -28,15 +28,16 @@ export async function showPlatform(ctx: CommandContext, options: { shop?: string
     shops = await listShops(ctx.db);
   }
   const reports = [];
-  for (const shop of shops) reports.push(await describe(ctx, shop));
+  for (const shop of shops) reports.push(await describePlatform(ctx, shop));
   if (options.json) ctx.io.out(JSON.stringify(reports, null, 2));
   else for (const report of reports) for (const line of lines(report)) ctx.io.out(line);
   return 0;
 }
 
-type Report = Awaited<ReturnType<typeof describe>>;
+export type PlatformReport = Awaited<ReturnType<typeof describePlatform>>;
 
-async function describe(ctx: CommandContext, shop: Shop) {
+/** One shop's platform, connection (secrets masked) and sync backlog; the admin shows it too. */
+export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring'>, shop: Shop) {
   const inbox = await inboxStats(ctx.db, shop.id);
   const outbox = await outboxStats(ctx.db, shop.id);
   const base = {
@@ -65,7 +66,7 @@ async function describe(ctx: CommandContext, shop: Shop) {
   };
 }
 
-function lines(report: Report): string[] {
+function lines(report: PlatformReport): string[] {
   const at = (date: Date | null) => (date ? date.toISOString() : '-');
   const { inbox, outbox, shopify } = report;
   const out = [`${report.shop}: ${report.platform === 'local' ? 'local (the embedded platform)' : 'shopify'}`];

@@ -5,6 +5,7 @@ import type { AppSettingsService } from '../services/app-settings.js';
 import type { ImportDocument } from '../services/catalog-import/import-document.js';
 import type { ImportSummary } from '../services/catalog-import/import-catalog.js';
 import type { CatalogService } from '../services/catalog.js';
+import type { Keyring } from '../secrets/keyring.js';
 import type { InventoryReader } from '../services/inventory/read-inventory.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
@@ -52,6 +53,7 @@ export interface AppDeps {
   idempotencyRetentionHours: number;
   sandboxShop: SandboxShop;
   importCatalog: (doc: ImportDocument) => Promise<ImportSummary>;
+  keyring: Keyring;
   /** Takes Shopify's webhooks (PRODUCT.md §16); POST /webhooks/shopify is not served without it. */
   shopifyWebhooks?: ShopifyWebhookIntake;
   /** TARE_SANDBOX: serve the sandbox shop under /sandbox (PRODUCT.md §15); off when not given. */

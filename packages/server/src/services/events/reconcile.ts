@@ -12,6 +12,7 @@ import {
   listLevelsToReconcile,
   type ReconciledLevel,
   recordDrift,
+  saveReconciliationReport,
 } from '../../store/repositories/reconciliation.js';
 import { findShopByDomain, listShops, type Shop } from '../../store/repositories/shops.js';
 import { AppError } from '../../errors.js';
@@ -63,6 +64,9 @@ export async function reconcile(
       // A platform that cannot be reached now (a stopped sync, an outage) is reported, and the
       // other shops are reconciled all the same.
       if (!(err instanceof PlatformUnavailableError)) throw err;
+      const at = new Date().toISOString();
+      const report = { at, levels: 0, ordersSynced: 0, fixed: options.fix, drift: [], unavailable: err.message };
+      await saveReconciliationReport(deps.db, shop.id, report);
       results.push({
         shop: shop.domain,
         levels: 0,
@@ -127,6 +131,13 @@ async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: S
     now,
   );
   await markReconciled(db, shop.id);
+  await saveReconciliationReport(db, shop.id, {
+    at: now.toISOString(),
+    levels: levels.length,
+    ordersSynced,
+    fixed: fix,
+    drift: drift.map((d) => ({ ...d, since: d.since.toISOString() })),
+  });
   return {
     shop: shop.domain,
     levels: levels.length,

@@ -80,3 +80,43 @@ export async function claimReconciliation(db: Queryable, shopId: string, everyMs
   );
   return rowCount > 0;
 }
+
+/** What the shop's last reconciliation found, kept for the admin (PRODUCT.md §17). */
+export interface ReconciliationReport {
+  at: string;
+  /** Levels compared with the platform. */
+  levels: number;
+  ordersSynced: number;
+  /** Whether drift was fixed (`--fix`, the periodic job) or only reported. */
+  fixed: boolean;
+  drift: {
+    variantId: string;
+    locationId: string;
+    platform: number;
+    expected: number;
+    since: string;
+    outcome?: string;
+  }[];
+  /** Why the platform could not be compared (nothing else was done). */
+  unavailable?: string;
+}
+
+export async function saveReconciliationReport(
+  db: Queryable,
+  shopId: string,
+  report: ReconciliationReport,
+): Promise<void> {
+  await db.query('UPDATE shops SET last_reconciliation = $2 WHERE id = $1', [shopId, JSON.stringify(report)]);
+}
+
+/** The shop's last reconciliation report; undefined when it was never reconciled. */
+export async function lastReconciliationReport(
+  db: Queryable,
+  shopId: string,
+): Promise<ReconciliationReport | undefined> {
+  const { rows } = await db.query<{ report: ReconciliationReport | null }>(
+    'SELECT last_reconciliation AS report FROM shops WHERE id = $1',
+    [shopId],
+  );
+  return rows[0]?.report ?? undefined;
+}
