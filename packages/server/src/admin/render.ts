@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { InventoryLedgerEntry } from '@tare/contracts';
 import type { StaffSession } from '../services/admin-sessions.js';
 
 /**
@@ -16,6 +17,9 @@ export const UPLOT_DIR = dirname(createRequire(import.meta.url).resolve('uplot/d
 // `<%= %>` escapes (& < > " '), so text from the store (key names, labels) is shown, never run;
 // templates use `<%~ %>` only for markup they built themselves.
 const eta = new Eta({ views: `${WEB_DIR}views`, autoEscape: true, cache: true });
+
+/** The prefix of the Idempotency-Key of every stock write made from an admin form. */
+export const ADMIN_KEY_PREFIX = 'admin-';
 
 /** Pages may be framed by nobody, load scripts and styles from Tare only, and post only to Tare. */
 const CONTENT_SECURITY_POLICY = [
@@ -73,5 +77,23 @@ const format = {
   date(value: Date | null | undefined): string {
     if (!value) return '—';
     return `${value.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  },
+  /** A ledger entry's cause in words: `Order 5001`, `Admin`, `API write sale-5001-line-9001`. */
+  cause(reference: InventoryLedgerEntry['reference'] | undefined): string {
+    if (!reference) return '—';
+    const id = reference.id ?? '';
+    switch (reference.type) {
+      case 'order':
+        return `Order ${id}`;
+      case 'refund':
+        return `Refund ${id}`;
+      case 'import':
+        return 'Import';
+      case 'platform':
+        return `Platform change ${id}`.trim();
+      case 'idempotency_key':
+        // The admin's forms write with keys of their own (`admin-<form id>`).
+        return id.startsWith(ADMIN_KEY_PREFIX) ? 'Admin' : `API write ${id}`;
+    }
   },
 };

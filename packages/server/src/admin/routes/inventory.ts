@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, formIssues, newFormId } from '../forms.js';
-import { sendPage } from '../render.js';
+import { ADMIN_KEY_PREFIX, sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 
 const LEDGER_ROWS = 100;
@@ -90,7 +90,7 @@ export function inventoryRoutes(ctx: AdminContext) {
           requestId: request.id,
           idempotency: {
             shopId: staff.shopId,
-            key: `admin-${formId}`,
+            key: `${ADMIN_KEY_PREFIX}${formId}`,
             fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
             retentionHours: ctx.idempotencyRetentionHours,
           },

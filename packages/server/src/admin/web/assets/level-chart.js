@@ -10,8 +10,17 @@ document.addEventListener('DOMContentLoaded', () => {
     element.textContent = 'No entries yet.';
     return;
   }
+  // The level holds from its last entry until now: the step runs on to the present.
+  const now = Date.now() / 1000;
+  const last = points[points.length - 1];
+  if (now > last[0]) points.push([now, last[1]]);
   const times = points.map((point) => point[0]);
   const levels = points.map((point) => point[1]);
+  // Entries seconds apart would otherwise be spread over years of empty axis.
+  const padded = (_chart, min, max) => {
+    const pad = Math.max(60, (max - min) * 0.02);
+    return [min - pad, max + pad];
+  };
   const width = () => Math.max(320, element.clientWidth);
   const chart = new window.uPlot(
     {
@@ -27,6 +36,7 @@ document.addEventListener('DOMContentLoaded', () => {
           paths: window.uPlot.paths.stepped({ align: 1 }),
         },
       ],
+      scales: { x: { time: true, range: padded } },
       axes: [{}, { label: unit }],
     },
     [times, levels],
