@@ -14,12 +14,14 @@ import type { OrderEditor } from '../services/orders/edit-order.js';
 import type { OrderReader } from '../services/orders/read-order.js';
 import type { InventoryReader } from '../services/inventory/read-inventory.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
+import type { Keyring } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
 import { serverSecret } from '../store/repositories/server-secrets.js';
 import { adminErrorHandler, notFoundPage } from './error-pages.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { inventoryRoutes } from './routes/inventory.js';
+import { settingsRoutes } from './routes/settings.js';
 import { passwordRoutes } from './routes/password.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { CSRF_COOKIE, resolveStaff, SIGNED_OUT } from './staff.js';
@@ -37,6 +39,8 @@ export interface AdminDeps {
   /** The import's own writer: every catalog or settings change made here is an import of it. */
   importCatalog: (doc: ImportDocument) => Promise<ImportSummary>;
   idempotencyRetentionHours: number;
+  /** Opens sealed platform credentials, to show them masked (settings: the platform connection). */
+  keyring: Keyring;
   /** Session lifetimes; 30 minutes idle and 12 hours in all when not given. */
   sessionLifetimes?: SessionLifetimes;
 }
@@ -88,6 +92,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(passwordRoutes(ctx));
     await app.register(apiKeyRoutes(ctx));
     await app.register(inventoryRoutes(ctx));
+    await app.register(settingsRoutes(ctx));
     // Any method: a form posted to a page that does not exist is answered in HTML, not the API's JSON.
     app.all('/admin/*', (request, reply) => notFoundPage(request, reply));
   };
