@@ -21,6 +21,7 @@ import { adminErrorHandler, notFoundPage } from './error-pages.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { inventoryRoutes } from './routes/inventory.js';
+import { orderRoutes } from './routes/orders.js';
 import { settingsRoutes } from './routes/settings.js';
 import { passwordRoutes } from './routes/password.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -93,6 +94,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(apiKeyRoutes(ctx));
     await app.register(inventoryRoutes(ctx));
     await app.register(settingsRoutes(ctx));
+    await app.register(orderRoutes(ctx));
     // Any method: a form posted to a page that does not exist is answered in HTML, not the API's JSON.
     app.all('/admin/*', (request, reply) => notFoundPage(request, reply));
   };

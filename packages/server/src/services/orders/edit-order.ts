@@ -16,7 +16,8 @@ import { lineVariantsOf } from './read-order.js';
 
 export interface OrderEdit {
   shopId: string;
-  keyId: string;
+  /** The API key that asked; null when staff edit the order in the admin. */
+  keyId: string | null;
   orderId: string;
   body: OrderEditBody;
   requestId: string;

@@ -6,7 +6,8 @@ export async function insertOrderEdit(
   edit: {
     shopId: string;
     orderId: string;
-    apiKeyId: string;
+    /** Null for an edit made by staff in the admin. */
+    apiKeyId: string | null;
     requestId: string;
     edits: unknown;
     notifyCustomer: boolean;
@@ -26,4 +27,45 @@ export async function insertOrderEdit(
       edit.staffNote,
     ],
   );
+}
+
+export interface StoredOrderEdit {
+  id: string;
+  apiKeyId: string | null;
+  requestId: string;
+  edits: unknown[];
+  notifyCustomer: boolean;
+  staffNote: string | null;
+  createdAt: Date;
+}
+
+/** The order's edit history, newest first (at most `limit` entries). */
+export async function listOrderEdits(
+  db: Queryable,
+  shopId: string,
+  orderId: string,
+  limit: number,
+): Promise<StoredOrderEdit[]> {
+  const { rows } = await db.query<{
+    id: string;
+    api_key_id: string | null;
+    request_id: string;
+    edits: unknown[];
+    notify_customer: boolean;
+    staff_note: string | null;
+    created_at: Date;
+  }>(
+    `SELECT id, api_key_id, request_id, edits, notify_customer, staff_note, created_at FROM order_edits
+     WHERE shop_id = $1 AND order_id = $2 ORDER BY id DESC LIMIT $3`,
+    [shopId, orderId, limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    apiKeyId: row.api_key_id,
+    requestId: row.request_id,
+    edits: row.edits,
+    notifyCustomer: row.notify_customer,
+    staffNote: row.staff_note,
+    createdAt: row.created_at,
+  }));
 }

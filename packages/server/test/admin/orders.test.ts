@@ -1,0 +1,285 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { RunningServer } from '../../src/main.js';
+import { upsertLineItem, upsertOrder } from '../../src/platform/local/orders-repository.js';
+import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
+import type { Db } from '../../src/store/db.js';
+import { testDrivers } from '../support/databases.js';
+import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { formFields, signIn, staffWithPassword } from './support/admin-site.js';
+import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
+
+type Order = NonNullable<ImportShop['orders']>[number];
+
+const HOSTILE_TITLE = '<img src=x onerror=alert(1)> Beans';
+
+const svc = (value: number, unit: string) =>
+  JSON.stringify({ measurement: { type: 'weight', dimensions: [{ unit, value }] } });
+
+/** An order of the shop's platform: a measured line of 2001 (2 × 1.25 kg) and one of 2002 (250 g). */
+const order = (id: string, status: Order['status'] = 'open'): Order => ({
+  id,
+  status,
+  locationId: '70001',
+  lineItems: [
+    {
+      id: `${id}1`,
+      productId: '1001',
+      variantId: '2001',
+      quantity: 2,
+      price: '30.00',
+      properties: [{ name: '_svc_data', value: svc(1.25, 'kg') }],
+    },
+    {
+      id: `${id}2`,
+      productId: '1001',
+      variantId: '2002',
+      quantity: 1,
+      price: '60.00',
+      properties: [{ name: '_svc_data', value: svc(250, 'g') }],
+    },
+    { id: `${id}3`, productId: '1001', variantId: '2001', quantity: 1, price: '24.00' },
+  ],
+});
+
+describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver) => {
+  let db: Db;
+  let server: RunningServer;
+  let browser: TestBrowser;
+  let shop: { domain: string; shopId: string; key: string };
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    db = await driver.create();
+    server = await startTestServer(db);
+    // Orders of the import are the platform's orders, booked as already taken off its stock.
+    shop = await seedShop(
+      db,
+      shopFixture({
+        products: [
+          {
+            id: '1001',
+            title: HOSTILE_TITLE,
+            measurementType: 'weight',
+            variants: [
+              {
+                ...variantFixture('2001', 'kg', 1),
+                inventory: [{ locationId: '70001', quantity: { value: 10.25, unit: 'kg' } }],
+              },
+              {
+                ...variantFixture('2002', 'g', 100),
+                inventory: [{ locationId: '70001', quantity: { value: 5000, unit: 'g' } }],
+              },
+            ],
+          },
+        ],
+        orders: [order('5001'), order('5002', 'closed'), order('5003'), order('5004')],
+      }),
+    );
+    // Another shop with an order of its own, which this shop's staff must not reach.
+    await seedShop(db, shopFixture({ orders: [order('6001')] }));
+    // An order the platform holds that Tare has not booked yet (its event not processed).
+    await upsertOrder(db, shop.shopId, { id: '5005', status: 'open', locationId: '70001' });
+    await upsertLineItem(db, shop.shopId, {
+      ...order('5005').lineItems[0]!,
+      orderId: '5005',
+      position: 0,
+      fulfilled: false,
+      properties: order('5005').lineItems[0]!.properties!,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await db?.close();
+  });
+  beforeEach(async () => {
+    const staff = await staffWithPassword(db, shop.domain);
+    context = await browser.newContext();
+    page = await context.newPage();
+    // A title that ran as markup would open a dialog.
+    page.on('dialog', (dialog) => {
+      throw new Error(`a dialog opened: ${dialog.message()}`);
+    });
+    await signIn(page, server, staff.email, staff.password);
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  const apiOrder = async (orderId: string) => (await call(server, `/api/v1/orders/${orderId}`, { key: shop.key })).body;
+  const editsOf = async (orderId: string) =>
+    (await db.query('SELECT api_key_id FROM order_edits WHERE shop_id = $1 AND order_id = $2', [shop.shopId, orderId]))
+      .rows;
+  const ledgerOf = async (variantId: string) =>
+    (
+      await db.query<{ operation: string; delta: string; reference_id: string | null }>(
+        `SELECT operation, delta::text AS delta, reference_id FROM inventory_ledger
+         WHERE shop_id = $1 AND variant_id = $2 ORDER BY id`,
+        [shop.shopId, variantId],
+      )
+    ).rows;
+
+  test('when the orders page is opened, then it lists the booked orders and opens one with its measured lines', async () => {
+    await page.getByRole('link', { name: 'Orders' }).click();
+    const listed = await page.locator('#orders tbody tr td:first-child').allTextContents();
+    expect(listed).toEqual(expect.arrayContaining(['Order 5001', 'Order 5002', 'Order 5003', 'Order 5004']));
+    expect(listed).not.toContain('Order 5005');
+    expect(listed).not.toContain('Order 6001');
+    const row = await page.locator('#orders tbody tr', { hasText: 'Order 5001' }).getByRole('cell').allTextContents();
+    expect([row[1], row[3], row[4]]).toEqual(['booked', '2', '—']);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-orders`);
+
+    await page.getByRole('link', { name: 'Order 5001' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order 5001');
+    const lines = page.locator('#lines tbody tr');
+    expect(await lines.count()).toBe(2);
+    expect(await lines.nth(0).getByRole('cell').allTextContents()).toEqual([
+      '50011',
+      HOSTILE_TITLE,
+      'Variant 2001 (2001)',
+      '2',
+      '1.25 kg',
+      '$24.00 per kg',
+    ]);
+    expect(await lines.nth(1).getByRole('cell').allTextContents()).toEqual([
+      '50012',
+      HOSTILE_TITLE,
+      'Variant 2002 (2002)',
+      '1',
+      '250 g',
+      '$24.00 per 100 g',
+    ]);
+    // The hostile title is text everywhere on the page, never an element.
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-order`);
+  });
+
+  test('when a measured line is edited, then the API reads the new line, the history and the ledger show the edit', async () => {
+    await page.goto(`${server.url}/admin/orders/5001`);
+    await page.getByLabel('Measurement of line 50011').fill('1.5');
+    await page.getByLabel('Staff note (optional)').fill('Cut heavier, as asked');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(new URL(page.url()).pathname).toBe('/admin/orders/5001');
+    expect(await page.getByRole('status').textContent()).toContain('Order edited.');
+    expect(await page.locator('#line-50011 td').nth(4).textContent()).toBe('1.5 kg');
+
+    const read = await apiOrder('5001');
+    expect(read.items.find((item: { lineItemId: string }) => item.lineItemId === '50011')).toMatchObject({
+      quantity: 2,
+      measurement: { type: 'weight', value: 1.5, unit: 'kg' },
+    });
+    const history = await page.locator('#history tbody tr').first().getByRole('cell').allTextContents();
+    expect(history.slice(1)).toEqual([
+      'Staff (admin)',
+      'Line 50011: measurement 1.5 kg',
+      'no',
+      'Cut heavier, as asked',
+    ]);
+    expect(await editsOf('5001')).toEqual([{ api_key_id: null }]);
+    // 2 × (1.5 − 1.25) kg more taken off 2001, booked as the order's edit.
+    expect((await ledgerOf('2001')).filter((entry) => entry.reference_id === '5001')).toEqual([
+      { operation: 'order_edit', delta: '-0.5', reference_id: '5001' },
+    ]);
+    await page.goto(`${server.url}/admin/inventory/70001/2001`);
+    const ledger = await page
+      .locator('#ledger tbody tr', { hasText: 'Order 5001' })
+      .getByRole('cell')
+      .allTextContents();
+    expect(ledger.slice(1)).toEqual(['order_edit', '-0.5 kg', '10.25', '9.75', 'Order 5001']);
+  });
+
+  test('when a value is not a valid measurement, then the field is named in the API’s words and nothing changes', async () => {
+    const before = await apiOrder('5003');
+    await page.goto(`${server.url}/admin/orders/5003`);
+    await page.getByLabel('Measurement of line 50031').fill('a lot');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.locator('#value-50031-error').textContent()).toBe('Measurement must be a number');
+    expect(await page.getByLabel('Measurement of line 50031').inputValue()).toBe('a lot');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByLabel('Measurement of line 50031').fill('0');
+    await page.getByLabel('Quantity of line 50032').fill('-1');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.locator('#value-50031-error').textContent()).toBe('Measurement must be > 0');
+    expect(await page.locator('#quantity-50032-error').textContent()).toBe('Quantity must be >= 0');
+    expect(await page.locator('#form-errors').textContent()).toContain('The request is invalid: /edits/0/');
+
+    // A unit of another type is refused by the service itself, beside the unit.
+    const fields = await formFields(page, 'form[action$="/edit"]');
+    const answer = await page.request.post(`${server.url}/admin/orders/5003/edit`, {
+      form: { ...fields, 'value-50031': '1', 'quantity-50032': '1', 'unit-50031': 'm' },
+    });
+    expect(answer.status()).toBe(400);
+    expect(await answer.text()).toContain('Unit unit &#39;m&#39; is not a weight unit');
+    expect(await apiOrder('5003')).toEqual({ ...before, requestId: expect.any(String) });
+    expect(await editsOf('5003')).toEqual([]);
+  });
+
+  test('when the edit form is posted twice (a double click), then the order is edited once', async () => {
+    await page.goto(`${server.url}/admin/orders/5004`);
+    await page.getByLabel('Quantity of line 50041').fill('3');
+    const fields = await formFields(page, 'form[action$="/edit"]');
+    const action = `${server.url}/admin/orders/5004/edit`;
+    const first = await page.request.post(action, { form: fields, maxRedirects: 0 });
+    const second = await page.request.post(action, { form: fields, maxRedirects: 0 });
+    expect([first.status(), second.status()]).toEqual([303, 303]);
+    expect(await editsOf('5004')).toHaveLength(1);
+    expect((await ledgerOf('2001')).filter((entry) => entry.reference_id === '5004')).toEqual([
+      { operation: 'order_edit', delta: '-1.25', reference_id: '5004' },
+    ]);
+    expect((await apiOrder('5004')).items[0].quantity).toBe(3);
+  });
+
+  test('when the order is closed, then the refusal is said at the top and nothing changes', async () => {
+    await page.goto(`${server.url}/admin/orders/5002`);
+    await page.getByLabel('Remove line 50022').check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.locator('#form-errors').textContent()).toContain('Order 5002 is closed and cannot be edited.');
+    expect(await page.locator('#lines tbody tr').count()).toBe(2);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(await editsOf('5002')).toEqual([]);
+  });
+
+  test('when an order is looked up by id, then a bad id is named and one Tare has not booked still opens', async () => {
+    await page.goto(`${server.url}/admin/orders`);
+    await page.getByLabel('Order id').fill('five');
+    await page.getByRole('button', { name: 'Open order' }).click();
+    expect(await page.locator('#orderId-error').textContent()).toBe(
+      'Order id must be a numeric id string of 1 to 20 digits',
+    );
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByLabel('Order id').fill('5005');
+    await page.getByRole('button', { name: 'Open order' }).click();
+    expect(new URL(page.url()).pathname).toBe('/admin/orders/5005');
+    expect(await page.locator('#lines tbody tr').count()).toBe(1);
+    expect(await page.locator('#bookings-heading + p').textContent()).toContain('Tare has booked no stock');
+  });
+
+  test("when another shop's order is opened or edited, or a form comes without its CSRF token, then it is refused", async () => {
+    await page.goto(`${server.url}/admin/orders/5001`);
+    const fields = await formFields(page, 'form[action$="/edit"]');
+    const missing = await page.request.get(`${server.url}/admin/orders/6001`);
+    expect(missing.status()).toBe(404);
+    expect(await missing.text()).toContain('There is no such page in this shop’s admin.');
+    const other = await page.request.post(`${server.url}/admin/orders/6001/edit`, {
+      form: { ...fields, lineIds: '60011', 'was-quantity-60011': '2', 'quantity-60011': '5' },
+    });
+    expect(other.status()).toBe(404);
+
+    const { _csrf: _, ...withoutToken } = fields;
+    const forged = await page.request.post(`${server.url}/admin/orders/5001/edit`, {
+      form: { ...withoutToken, 'quantity-50012': '7' },
+    });
+    expect(forged.status()).toBe(403);
+    expect((await apiOrder('5001')).items[1].quantity).toBe(1);
+
+    await page.goto(`${server.url}/admin/orders/6001`);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});
