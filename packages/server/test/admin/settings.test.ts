@@ -1,14 +1,17 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { maskSecret } from '../../src/cli/platform-show.js';
 import type { RunningServer } from '../../src/main.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { moveLocalLevels } from '../../src/platform/local/levels-repository.js';
 import { reconcile } from '../../src/services/events/reconcile.js';
 import type { Db } from '../../src/store/db.js';
 import { storeEvent } from '../../src/store/repositories/platform-events.js';
+import { loadShopifyConnection } from '../../src/store/repositories/shopify-connections.js';
 import { findShopById } from '../../src/store/repositories/shops.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { LOC, type ShopifyShop, startShopifyShop } from '../support/shopify-shop.js';
 import { formFields, signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
 
@@ -245,5 +248,63 @@ describe.each(testDrivers())('admin settings page in Chromium on $name', (driver
     expect(await page.locator('#drift').textContent()).not.toContain('45');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, `${driver.name}-settings`);
+  });
+});
+
+describe.each(testDrivers())('admin settings page of a Shopify shop in Chromium on $name', (driver) => {
+  let db: Db;
+  let shop: ShopifyShop;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    db = await driver.create();
+    shop = await startShopifyShop(db, { stock: { kg: 20.5 } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    shop?.server.app.server.closeAllConnections();
+    await shop?.close();
+    await db?.close();
+  });
+
+  test('when Shopify refuses the token, then the page shows the sync stopped, the token masked and the push waiting, and nothing of another shop', async () => {
+    const other = await shop.addShop({ stock: { kg: 5.5 } });
+    shop.fake.revokeToken();
+    const adjust = await call(shop.server, '/api/v1/inventory/adjustments', {
+      key: shop.apiKey,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({
+        locationId: LOC,
+        adjustments: [{ variantId: '2001', delta: { value: -2.6, unit: 'kg' } }],
+      }),
+    });
+    expect(adjust.status, adjust.text).toBe(200);
+    await shop.server.services.projection.drainNow();
+    // The stop is recorded beside the refused push.
+    await expect
+      .poll(async () => (await loadShopifyConnection(db, shop.shopId, shop.keyring))?.status)
+      .toBe('unauthorized');
+
+    const staff = await staffWithPassword(db, shop.domain);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, shop.server, staff.email, staff.password);
+    await page.goto(`${shop.server.url}/admin/settings`);
+    const facts = page.locator('#platform-facts');
+    expect(await page.locator('#platform-kind').textContent()).toBe('Shopify');
+    expect(await facts.textContent()).toContain(shop.fake.store);
+    expect(await page.locator('#connection-status').textContent()).toBe('stopped (token refused)');
+    expect(await page.locator('#access-token').textContent()).toBe(maskSecret(shop.fake.accessToken));
+    expect(await page.locator('#outbox-pending').textContent()).toBe('1');
+    expect(await page.locator('#outbox-oldest').textContent()).toMatch(/^oldest \d+ s ago$/);
+    const html = await page.content();
+    for (const secret of [shop.fake.accessToken, shop.fake.clientSecret, other.fake.store]) {
+      expect(html).not.toContain(secret);
+    }
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-settings-shopify`);
+    await context.close();
   });
 });
