@@ -24,6 +24,7 @@ import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
 import { settingsRoutes } from './routes/settings.js';
 import { passwordRoutes } from './routes/password.js';
+import { productRoutes } from './routes/products.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { CSRF_COOKIE, resolveStaff, SIGNED_OUT } from './staff.js';
 
@@ -95,6 +96,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(inventoryRoutes(ctx));
     await app.register(settingsRoutes(ctx));
     await app.register(orderRoutes(ctx));
+    await app.register(productRoutes(ctx));
     // Any method: a form posted to a page that does not exist is answered in HTML, not the API's JSON.
     app.all('/admin/*', (request, reply) => notFoundPage(request, reply));
   };

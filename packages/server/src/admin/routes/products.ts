@@ -1,0 +1,265 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isMeasurementType, MEASUREMENT_TYPES, UNIT_CATALOGUE } from '../../domain/units.js';
+import { errors } from '../../errors.js';
+import { listVariantsPage } from '../../store/repositories/catalog.js';
+import { listProductsPage } from '../../store/repositories/product-list.js';
+import type { AdminContext } from '../admin-app.js';
+import { previewCartLines } from '../cart-line-preview.js';
+import { field } from '../forms.js';
+import { applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from '../product-edits.js';
+import { sendPage } from '../render.js';
+import { csrfTokenFor, requireStaff } from '../staff.js';
+import {
+  parseVariantForm,
+  postedValues,
+  presetRows,
+  storedValues,
+  type VariantValues,
+  variantIssues,
+} from '../variant-form.js';
+
+const PAGE_SIZE = 50;
+
+interface ProductParams {
+  Params: { productId: string };
+  Querystring: Record<string, string>;
+}
+interface VariantParams {
+  Params: { productId: string; variantId: string };
+  Querystring: Record<string, string>;
+}
+
+const DONE: Record<string, string> = {
+  saved: 'Saved: the API, the storefront’s settings and the cart preview use the new settings now.',
+  unchanged: 'Nothing to save: the settings were already these.',
+};
+
+/** Every unit of every type, for the selects (grouped by type). */
+const UNIT_GROUPS = MEASUREMENT_TYPES.map((type) => ({ type, units: UNIT_CATALOGUE[type].units.map((u) => u.id) }));
+
+interface FormState {
+  status?: number;
+  summary?: string;
+  issues?: Record<string, string>;
+  other?: string[];
+  values?: VariantValues;
+}
+
+/**
+ * /admin/products: the measured settings of each product and variant. A save is an import of the
+ * product as stored with the edited fields replaced (services/catalog-import), so it is validated
+ * exactly as `tare import` validates and written by the import's writer, which drops the caches.
+ */
+export function productRoutes(ctx: AdminContext) {
+  const productPath = (id: string) => `/admin/products/${encodeURIComponent(id)}`;
+  const variantPath = (productId: string, id: string) => `${productPath(productId)}/variants/${encodeURIComponent(id)}`;
+
+  async function productPage(request: FastifyRequest<ProductParams>, reply: FastifyReply, state: FormState = {}) {
+    const staff = request.staff!;
+    const { productId } = request.params;
+    const stored = await loadProduct(ctx.db, staff.shopId, productId);
+    // The product's variants a page at a time: `after` is the last one shown, as `position:id`.
+    const after = /^(\d+):(.+)$/.exec(request.query.after ?? '');
+    const from = after ? { position: Number(after[1]), id: after[2]! } : undefined;
+    const rows = await listVariantsPage(ctx.db, staff.shopId, productId, {
+      direction: 'next',
+      from,
+      limit: PAGE_SIZE,
+    });
+    const variants = rows.slice(0, PAGE_SIZE);
+    const last = variants.at(-1);
+    return sendPage(reply, state.status ?? 200, 'product', {
+      title: stored.product.title,
+      current: 'products',
+      scripts: ['products.js'],
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      product: stored.product,
+      variantCount: stored.variants.length,
+      variants,
+      nextPage: rows.length > PAGE_SIZE && last ? `?after=${last.position}:${encodeURIComponent(last.id)}` : undefined,
+      firstPage: from !== undefined,
+      types: MEASUREMENT_TYPES,
+      unitGroups: UNIT_GROUPS,
+      values: state.values ?? { measurementType: stored.product.measurementType, variantUnit: '' },
+      notice: DONE[request.query.done ?? ''],
+      summary: state.summary,
+      issues: state.issues ?? {},
+      other: state.other ?? [],
+      path: productPath(productId),
+      variantPath: (id: string) => variantPath(productId, id),
+    });
+  }
+
+  async function variantPage(
+    request: FastifyRequest<VariantParams>,
+    reply: FastifyReply,
+    stored: StoredProduct,
+    state: FormState = {},
+  ) {
+    const staff = request.staff!;
+    const { productId, variantId } = request.params;
+    const variant = stored.variants.find((v) => v.id === variantId)!;
+    const values = state.values ?? storedValues(variant);
+    return sendPage(reply, state.status ?? 200, 'product-variant', {
+      title: `${stored.product.title} — ${variant.title}`,
+      current: 'products',
+      scripts: ['products.js'],
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      product: stored.product,
+      variant,
+      currency: stored.shop.currency,
+      units: UNIT_CATALOGUE[stored.product.measurementType].units.map((u) => u.id),
+      values,
+      presets: presetRows(values),
+      preview: await preview(stored, variantId, values),
+      notice: DONE[request.query.done ?? ''],
+      summary: state.summary,
+      issues: state.issues ?? {},
+      other: state.other ?? [],
+      productPath: productPath(productId),
+      path: variantPath(productId, variantId),
+    });
+  }
+
+  /** The cart lines of what the form holds; what cannot be read yet is said instead. */
+  async function preview(stored: StoredProduct, variantId: string, values: VariantValues) {
+    const variant = stored.variants.find((v) => v.id === variantId)!;
+    const parsed = parseVariantForm(values);
+    if (!parsed.settings) return { locale: '', lines: [], problems: Object.values(parsed.issues) };
+    return previewCartLines(ctx.db, stored.shop, stored.product, {
+      id: variant.id,
+      price: variant.price,
+      ...parsed.settings,
+    });
+  }
+
+  /** The product and its variant of this shop; another shop's is not found, as in the API. */
+  async function storedVariant(request: FastifyRequest<VariantParams>): Promise<StoredProduct> {
+    const { productId, variantId } = request.params;
+    const stored = await loadProduct(ctx.db, request.staff!.shopId, productId);
+    if (!stored.variants.some((v) => v.id === variantId)) throw errors.notFound('variant', variantId, { productId });
+    return stored;
+  }
+
+  return async (app: FastifyInstance) => {
+    app.addHook('preValidation', requireStaff);
+
+    app.get<{ Querystring: Record<string, string> }>('/admin/products', async (request, reply) => {
+      const staff = request.staff!;
+      const search = (request.query.q ?? '').trim();
+      const { after, before } = request.query;
+      const rows = await listProductsPage(ctx.db, staff.shopId, {
+        after: after || undefined,
+        before: after ? undefined : before || undefined,
+        search: search || undefined,
+        limit: PAGE_SIZE,
+      });
+      const more = rows.length > PAGE_SIZE;
+      const backwards = !after && !!before;
+      const products = backwards
+        ? rows.slice(rows.length - Math.min(rows.length, PAGE_SIZE))
+        : rows.slice(0, PAGE_SIZE);
+      const link = (key: string, id: string) =>
+        `?${new URLSearchParams({ ...(search ? { q: search } : {}), [key]: id }).toString()}`;
+      const first = products[0];
+      const last = products.at(-1);
+      return sendPage(reply, 200, 'products', {
+        title: 'Products',
+        current: 'products',
+        staff,
+        csrfToken: csrfTokenFor(request, reply),
+        products,
+        search,
+        nextPage: last && (backwards || more) ? link('after', last.id) : undefined,
+        prevPage: first && (backwards ? more : !!after) ? link('before', first.id) : undefined,
+        productPath,
+      });
+    });
+
+    app.get<ProductParams>('/admin/products/:productId', (request, reply) => productPage(request, reply));
+
+    app.post<ProductParams>(
+      '/admin/products/:productId',
+      { preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const staff = request.staff!;
+        const { productId } = request.params;
+        const type = field(request.body, 'measurementType');
+        const variantUnit = field(request.body, 'variantUnit');
+        const values = { measurementType: type, variantUnit };
+        if (!isMeasurementType(type)) {
+          const issues = { measurementType: `Measurement type must be one of ${MEASUREMENT_TYPES.join(', ')}` };
+          return productPage(request, reply, { status: 400, summary: 'Nothing was saved.', issues, values });
+        }
+        const result = await applyProductEdit(ctx, staff.shopId, productId, {
+          measurementType: type,
+          variantUnit: variantUnit || undefined,
+        });
+        if (!result.ok) {
+          return productPage(request, reply, { status: result.status, values, ...productIssues(result.issues) });
+        }
+        return reply.redirect(`${productPath(productId)}?done=${result.changed ? 'saved' : 'unchanged'}`, 303);
+      },
+    );
+
+    app.get<VariantParams>('/admin/products/:productId/variants/:variantId', async (request, reply) =>
+      variantPage(request, reply, await storedVariant(request)),
+    );
+
+    app.post<VariantParams>(
+      '/admin/products/:productId/variants/:variantId',
+      { preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const staff = request.staff!;
+        const { productId, variantId } = request.params;
+        const stored = await storedVariant(request);
+        const values = postedValues(request.body);
+        const parsed = parseVariantForm(values);
+        if (!parsed.settings) {
+          return variantPage(request, reply, stored, { status: 400, values, ...refused(parsed.issues, []) });
+        }
+        const result = await applyProductEdit(ctx, staff.shopId, productId, {
+          variants: new Map([[variantId, parsed.settings]]),
+        });
+        if (!result.ok) {
+          const { fields, other } = variantIssues(result.issues, variantId, parsed.presetRowOf);
+          return variantPage(request, reply, stored, { status: result.status, values, ...refused(fields, other) });
+        }
+        const done = result.changed ? 'saved' : 'unchanged';
+        return reply.redirect(`${variantPath(productId, variantId)}?done=${done}`, 303);
+      },
+    );
+
+    // The preview of what the form holds, for products.js (JSON, so no markup from names is sent).
+    app.get<VariantParams>('/admin/products/:productId/variants/:variantId/preview', async (request, reply) => {
+      const stored = await storedVariant(request);
+      const result = await preview(stored, request.params.variantId, postedValues(request.query));
+      return reply.header('cache-control', 'no-store').send(result);
+    });
+  };
+}
+
+/** The form's refusal: the summary counts the problems, each is shown beside its field. */
+function refused(issues: Record<string, string>, other: string[]): FormState {
+  const count = Object.keys(issues).length + other.length;
+  return {
+    summary: `Nothing was saved: ${count} problem${count === 1 ? '' : 's'} to fix${other.length ? ':' : ', shown beside the fields.'}`,
+    issues,
+    other,
+  };
+}
+
+/** The product form's fields: its type, and the unit given to the variants. */
+function productIssues(list: EditIssue[]): FormState {
+  const issues: Record<string, string> = {};
+  const other: string[] = [];
+  for (const issue of list) {
+    if (issue.path === '/measurementType') issues.measurementType ??= `Measurement type ${issue.message}`;
+    else if (issue.path === '/unitMeasurement/unit') {
+      issues.variantUnit ??= `Unit of the variants: variant ${issue.variantId}: ${issue.message}`;
+    } else other.push(issue.variantId ? `Variant ${issue.variantId}${issue.path}: ${issue.message}` : issue.message);
+  }
+  return refused(issues, other);
+}

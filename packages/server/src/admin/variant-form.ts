@@ -1,0 +1,183 @@
+import type { VariantRecord } from '../store/repositories/catalog.js';
+import type { EditIssue, VariantSettings } from './product-edits.js';
+import { field } from './forms.js';
+
+/** A number as the API reads one from JSON (no `.5`, no `1,5`, no words). */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** Blank rows the variant form offers below the presets, to add some. */
+export const BLANK_PRESET_ROWS = 3;
+
+/** The variant form's fields as text: what is stored, or what the staff member typed. */
+export type VariantValues = Record<string, string>;
+
+export interface PresetRow {
+  value: string;
+  label: string;
+  price: string;
+}
+
+/** The form's values for a stored variant. */
+export function storedValues(variant: VariantRecord): VariantValues {
+  const rules = variant.rules;
+  const values: VariantValues = {
+    unit: variant.unit,
+    unitValue: variant.unitValue,
+    displayStyle: variant.displayStyle,
+    min: rules ? String(rules.min) : '',
+    increment: rules ? String(rules.increment) : '',
+    defaultValue: rules ? String(rules.defaultValue) : '',
+    max: rules?.max === null || !rules ? '' : String(rules.max),
+  };
+  (variant.presets ?? []).forEach((preset, k) => {
+    values[`presetValue_${k}`] = String(preset.value);
+    values[`presetLabel_${k}`] = preset.label ?? '';
+    values[`presetPrice_${k}`] = preset.price ?? '';
+  });
+  return values;
+}
+
+/** The values of a posted form (or preview query), text as typed. */
+export function postedValues(body: unknown): VariantValues {
+  const values: VariantValues = {};
+  for (const name of Object.keys((body ?? {}) as object)) {
+    if (/^(unit|unitValue|displayStyle|min|increment|defaultValue|max|preset(Value|Label|Price)_\d{1,3})$/.test(name)) {
+      values[name] = field(body, name);
+    }
+  }
+  return values;
+}
+
+const isBlank = (row: PresetRow) => !row.value.trim() && !row.label.trim() && !row.price.trim();
+
+/** The preset rows as stored or posted, each at its own index (issues name rows by it). */
+function rowsOf(values: VariantValues): PresetRow[] {
+  const rows: PresetRow[] = [];
+  for (let k = 0; [`presetValue_${k}`, `presetLabel_${k}`, `presetPrice_${k}`].some((name) => name in values); k++) {
+    rows.push({
+      value: values[`presetValue_${k}`] ?? '',
+      label: values[`presetLabel_${k}`] ?? '',
+      price: values[`presetPrice_${k}`] ?? '',
+    });
+  }
+  return rows;
+}
+
+/** The preset rows to show: those stored or typed, then blank ones to add presets. */
+export function presetRows(values: VariantValues): PresetRow[] {
+  const rows = rowsOf(values);
+  let trailing = 0;
+  while (trailing < rows.length && isBlank(rows[rows.length - 1 - trailing]!)) trailing++;
+  const blank = Math.max(0, BLANK_PRESET_ROWS - trailing);
+  return [...rows, ...Array.from({ length: blank }, () => ({ value: '', label: '', price: '' }))];
+}
+
+export const FIELD_LABELS: Record<string, string> = {
+  unit: 'Unit',
+  unitValue: 'Unit value',
+  displayStyle: 'Display style',
+  rules: 'Rules',
+  min: 'Minimum',
+  increment: 'Increment',
+  defaultValue: 'Default value',
+  max: 'Maximum',
+  presets: 'Presets',
+};
+
+/** The label of a field, preset fields included (`Preset 2 value`). */
+export function labelOf(name: string): string {
+  const preset = /^preset(Value|Label|Price)_(\d+)$/.exec(name);
+  if (preset) return `Preset ${Number(preset[2]) + 1} ${preset[1]!.toLowerCase()}`;
+  return FIELD_LABELS[name] ?? name;
+}
+
+export interface ParsedVariant {
+  settings?: VariantSettings;
+  /** Field name → message with the field named (`Minimum must be a number`). */
+  issues: Record<string, string>;
+  /** For each preset sent to the import, the form row it came from (for the import's issues). */
+  presetRowOf: number[];
+}
+
+/**
+ * Reads the form as the API reads a body: numbers must be JSON numbers; a blank maximum is no
+ * maximum; a preset row left blank is dropped; a blank label or price is left out.
+ */
+export function parseVariantForm(values: VariantValues): ParsedVariant {
+  const issues: Record<string, string> = {};
+  const number = (name: string): number => {
+    const text = (values[name] ?? '').trim();
+    if (JSON_NUMBER.test(text)) return Number(text);
+    issues[name] = `${labelOf(name)} must be a number`;
+    return NaN;
+  };
+  const unit = (values.unit ?? '').trim();
+  const unitValue = number('unitValue');
+  const displayStyle = values.displayStyle as 'number' | 'pills' | 'dropdown';
+  const presetRowOf: number[] = [];
+  let onlineStore: VariantSettings['settings']['onlineStore'];
+  if (displayStyle === 'number') {
+    const maxText = (values.max ?? '').trim();
+    onlineStore = {
+      displayStyle,
+      rules: {
+        min: number('min'),
+        increment: number('increment'),
+        defaultValue: number('defaultValue'),
+        max: maxText === '' ? null : number('max'),
+      },
+    };
+  } else {
+    const presets: NonNullable<VariantSettings['settings']['onlineStore']['presets']> = [];
+    rowsOf(values).forEach((row, k) => {
+      if (isBlank(row)) return;
+      presetRowOf.push(k);
+      // A label is kept as typed (it is the customer's text); a blank one is no label.
+      presets.push({
+        value: number(`presetValue_${k}`),
+        ...(row.label.trim() ? { label: row.label } : {}),
+        ...(row.price.trim() ? { price: row.price.trim() } : {}),
+      });
+    });
+    // The import's validator says what is wrong with the style or an empty list.
+    onlineStore = { displayStyle, presets: presets.length ? presets : undefined } as typeof onlineStore;
+  }
+  if (Object.keys(issues).length > 0) return { issues, presetRowOf };
+  return { settings: { unitMeasurement: { unit, value: unitValue }, settings: { onlineStore } }, issues, presetRowOf };
+}
+
+const RULE = /^\/settings\/onlineStore\/rules(?:\/(min|increment|defaultValue|max))?$/;
+const PRESET = /^\/settings\/onlineStore\/presets(?:\/(\d+)(?:\/(value|label|price))?)?$/;
+
+/** The form field an import issue about the variant belongs to (`` for the summary). */
+export function fieldOfIssue(path: string, presetRowOf: number[]): string {
+  if (path === '/unitMeasurement/unit') return 'unit';
+  if (path === '/unitMeasurement/value') return 'unitValue';
+  if (path === '/settings/onlineStore/displayStyle') return 'displayStyle';
+  const rule = RULE.exec(path);
+  if (rule) return rule[1] ?? 'rules';
+  const preset = PRESET.exec(path);
+  if (preset) {
+    if (preset[1] === undefined) return 'presets';
+    const row = presetRowOf[Number(preset[1])] ?? 0;
+    const part = (preset[2] ?? 'value').replace(/^./, (c) => c.toUpperCase());
+    return `preset${part}_${row}`;
+  }
+  return '';
+}
+
+/** The import's issues about one variant, beside its fields; the others for the summary. */
+export function variantIssues(
+  issues: EditIssue[],
+  variantId: string,
+  presetRowOf: number[],
+): { fields: Record<string, string>; other: string[] } {
+  const fields: Record<string, string> = {};
+  const other: string[] = [];
+  for (const issue of issues) {
+    const name = issue.variantId === variantId ? fieldOfIssue(issue.path, presetRowOf) : '';
+    if (name) fields[name] ??= `${labelOf(name)} ${issue.message}`;
+    else other.push(issue.variantId ? `Variant ${issue.variantId}${issue.path}: ${issue.message}` : issue.message);
+  }
+  return { fields, other };
+}

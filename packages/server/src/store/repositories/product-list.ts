@@ -1,0 +1,85 @@
+import type { MeasurementType } from '../../domain/units.js';
+import type { Queryable } from '../db.js';
+import { listVariantsPage, type VariantKey, type VariantRecord } from './catalog.js';
+
+export interface ProductRow {
+  id: string;
+  title: string;
+  measurementType: MeasurementType;
+  variantCount: number;
+}
+
+/**
+ * One page of a shop's products by id, strictly after `after` or before `before` (keyset: a
+ * shop can hold 100k variants), always in ascending id order, with up to `limit + 1` rows so the
+ * caller knows whether more exist that way. `search` matches an exact product id or a part of
+ * the title (case-insensitive).
+ */
+export async function listProductsPage(
+  db: Queryable,
+  shopId: string,
+  page: { after?: string; before?: string; search?: string; limit: number },
+): Promise<ProductRow[]> {
+  const params: unknown[] = [shopId, page.limit + 1, page.search ?? null];
+  let where = '';
+  if (page.after !== undefined) {
+    params.push(page.after);
+    where = 'AND p.id > $4';
+  } else if (page.before !== undefined) {
+    params.push(page.before);
+    where = 'AND p.id < $4';
+  }
+  const order = page.before !== undefined ? 'DESC' : 'ASC';
+  const { rows } = await db.query<{ id: string; title: string; measurement_type: MeasurementType; count: number }>(
+    `SELECT p.id, p.title, p.measurement_type,
+            (SELECT count(*)::int FROM variants v WHERE v.shop_id = p.shop_id AND v.product_id = p.id) AS count
+       FROM products p
+      WHERE p.shop_id = $1 ${where}
+        AND ($3::text IS NULL OR p.id = $3 OR strpos(lower(p.title), lower($3)) > 0)
+      ORDER BY p.id ${order} LIMIT $2`,
+    params,
+  );
+  const products = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    measurementType: row.measurement_type,
+    variantCount: Number(row.count),
+  }));
+  return order === 'DESC' ? products.reverse() : products;
+}
+
+/** Every variant of a product in its stored order (position, id), read a page at a time. */
+export async function listAllVariants(db: Queryable, shopId: string, productId: string): Promise<VariantRecord[]> {
+  const all: VariantRecord[] = [];
+  let from: VariantKey | undefined;
+  for (;;) {
+    const page = await listVariantsPage(db, shopId, productId, { direction: 'next', from, limit: 1000 });
+    all.push(...page.slice(0, 1000));
+    if (page.length <= 1000) return all;
+    from = page[999]!;
+  }
+}
+
+export interface StoredLevel {
+  variantId: string;
+  locationId: string;
+  /** Exact decimal text in `unit`, the unit the level was last written in. */
+  total: string;
+  unit: string;
+}
+
+/** The stock levels of a product's variants, each in the unit it is kept in. */
+export async function listProductLevels(db: Queryable, shopId: string, productId: string): Promise<StoredLevel[]> {
+  const { rows } = await db.query<{ variant_id: string; location_id: string; total: string; unit: string }>(
+    `SELECT l.variant_id, l.location_id, l.total::text AS total, l.unit
+       FROM inventory_levels l JOIN variants v ON v.shop_id = l.shop_id AND v.id = l.variant_id
+      WHERE l.shop_id = $1 AND v.product_id = $2 ORDER BY l.variant_id, l.location_id`,
+    [shopId, productId],
+  );
+  return rows.map((row) => ({
+    variantId: row.variant_id,
+    locationId: row.location_id,
+    total: row.total,
+    unit: row.unit,
+  }));
+}
