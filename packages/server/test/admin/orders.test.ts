@@ -181,6 +181,8 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
       'Cut heavier, as asked',
     ]);
     expect(await editsOf('5001')).toEqual([{ api_key_id: null }]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-order-edited`);
     // 2 × (1.5 − 1.25) kg more taken off 2001, booked as the order's edit.
     expect((await ledgerOf('2001')).filter((entry) => entry.reference_id === '5001')).toEqual([
       { operation: 'order_edit', delta: '-0.5', reference_id: '5001' },
@@ -208,6 +210,8 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
     expect(await page.locator('#value-50031-error').textContent()).toBe('Measurement must be > 0');
     expect(await page.locator('#quantity-50032-error').textContent()).toBe('Quantity must be >= 0');
     expect(await page.locator('#form-errors').textContent()).toContain('The request is invalid: /edits/0/');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-order-errors`);
 
     // A unit of another type is refused by the service itself, beside the unit.
     const fields = await formFields(page, 'form[action$="/edit"]');
@@ -259,6 +263,28 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
     expect(new URL(page.url()).pathname).toBe('/admin/orders/5005');
     expect(await page.locator('#lines tbody tr').count()).toBe(1);
     expect(await page.locator('#bookings-heading + p').textContent()).toContain('Tare has booked no stock');
+  });
+
+  test('when the shop has more than a page of orders, then the older ones are on the next page, none twice', async () => {
+    // Imported in one transaction, so every order is first seen at the same instant: the id breaks the tie.
+    const ids = Array.from({ length: 53 }, (_, i) => String(7001 + i));
+    const busy = await seedShop(db, shopFixture({ orders: ids.map((id) => order(id)) }));
+    const staff = await staffWithPassword(db, busy.domain);
+    await context.clearCookies();
+    await signIn(page, server, staff.email, staff.password);
+    await page.goto(`${server.url}/admin/orders`);
+    const first = await page.locator('#orders tbody tr td:first-child').allTextContents();
+    await page.getByRole('link', { name: 'Older orders →' }).click();
+    const second = await page.locator('#orders tbody tr td:first-child').allTextContents();
+    expect(await page.getByRole('link', { name: 'Older orders →' }).count()).toBe(0);
+    expect(first).toHaveLength(50);
+    expect([...first, ...second]).toEqual(ids.reverse().map((id) => `Order ${id}`));
+    await page.getByRole('link', { name: '← Newest orders' }).click();
+    expect(await page.locator('#orders tbody tr td:first-child').first().textContent()).toBe('Order 7053');
+
+    const forged = await page.request.get(`${server.url}/admin/orders?after=not-a-cursor`);
+    expect(forged.status()).toBe(400);
+    expect(await forged.text()).toContain('The request is invalid: /after is not a cursor this page issued.');
   });
 
   test("when another shop's order is opened or edited, or a form comes without its CSRF token, then it is refused", async () => {

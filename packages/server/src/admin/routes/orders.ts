@@ -77,7 +77,13 @@ export function orderRoutes(ctx: AdminContext) {
       units: unitsOf(item.measurement.type as never),
       variants: [...catalog.variants].flatMap(([id, variant]) =>
         item.productId && variant.productId === item.productId
-          ? [{ id, title: variant.title, unit: variant.unit }]
+          ? [
+              {
+                id,
+                title: variant.title,
+                per: variant.unitValue === '1' ? variant.unit : `${variant.unitValue} ${variant.unit}`,
+              },
+            ]
           : [],
       ),
     }));

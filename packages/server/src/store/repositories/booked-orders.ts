@@ -92,7 +92,7 @@ export async function listOrderBookings(
 export interface OrderCatalog {
   products: Map<string, { title: string; measurementType: string }>;
   /** The variants of those products (the ones an edit may move a line to) and any other named. */
-  variants: Map<string, { title: string; productId: string; unit: string }>;
+  variants: Map<string, { title: string; productId: string; unit: string; unitValue: string }>;
 }
 
 /** Titles of the order's products and their variants, for showing and editing its lines. */
@@ -108,11 +108,13 @@ export async function orderCatalog(
     product_id: string;
     title: string;
     detail: string;
+    unit_value: string | null;
   }>(
-    `SELECT 'product' AS kind, id, id AS product_id, 0 AS position, title, measurement_type AS detail FROM products
+    `SELECT 'product' AS kind, id, id AS product_id, 0 AS position, title, measurement_type AS detail,
+       NULL AS unit_value FROM products
        WHERE shop_id = $1 AND id = ANY($2::text[])
      UNION ALL
-     SELECT 'variant', id, product_id, position, title, unit FROM variants
+     SELECT 'variant', id, product_id, position, title, unit, unit_value::text FROM variants
        WHERE shop_id = $1 AND (product_id = ANY($2::text[]) OR id = ANY($3::text[]))
      ORDER BY kind, product_id, position, id`,
     [shopId, productIds, variantIds],
@@ -120,7 +122,14 @@ export async function orderCatalog(
   const catalog: OrderCatalog = { products: new Map(), variants: new Map() };
   for (const row of rows) {
     if (row.kind === 'product') catalog.products.set(row.id, { title: row.title, measurementType: row.detail });
-    else catalog.variants.set(row.id, { title: row.title, productId: row.product_id, unit: row.detail });
+    else {
+      catalog.variants.set(row.id, {
+        title: row.title,
+        productId: row.product_id,
+        unit: row.detail,
+        unitValue: row.unit_value ?? '1',
+      });
+    }
   }
   return catalog;
 }
