@@ -1,5 +1,6 @@
-import { Dec } from '../domain/decimal.js';
-import { convert, type MeasurementType, typeOfUnit } from '../domain/units.js';
+import { Dec, decimalFromJson } from '../domain/decimal.js';
+import { splitForPlatform } from '../domain/platform-split.js';
+import { convert, convertForStorage, type MeasurementType, typeOfUnit } from '../domain/units.js';
 import { errors } from '../errors.js';
 import type { ImportDocument, ImportVariant } from '../services/catalog-import/import-document.js';
 import { validateImport } from '../services/catalog-import/validate-import.js';
@@ -99,30 +100,46 @@ export function typeChangeIssue(levels: StoredLevel[], newType: MeasurementType)
 }
 
 /**
- * A unit change within the type keeps every level as it is (read converted to the new unit); one
- * whose conversion has more than 9 decimals would be read rounded, i.e. as other stock than was
- * counted, so it is refused like the import refuses a quantity it would round.
+ * A unit or unit value change keeps every level as it is, read converted to the new unit
+ * (convertForStorage, as the API reads it). Refused when that would show other stock than was
+ * counted: a conversion with more than 9 decimals (read rounded, as the import refuses a quantity
+ * it would round), or other whole units on the platform than it shows (a catalog edit does not
+ * re-project levels; `tare import` with the variant's inventory changes both together).
  */
-export function roundedStockIssues(levels: StoredLevel[], variants: ImportVariant[]): EditIssue[] {
+export function stockIssues(levels: StoredLevel[], stored: VariantRecord[], edited: ImportVariant[]): EditIssue[] {
   const issues: EditIssue[] = [];
-  for (const variant of variants) {
-    const unit = variant.unitMeasurement.unit;
-    const level = levels.find(
-      (l) =>
-        l.variantId === variant.id &&
-        l.unit !== unit &&
-        typeOfUnit(l.unit) === typeOfUnit(unit) &&
-        convert(new Dec(l.total), l.unit, unit).decimalPlaces() > 9,
-    );
-    if (!level) continue;
-    const exact = convert(new Dec(level.total), level.unit, unit);
-    issues.push({
-      variantId: variant.id,
-      path: '/unitMeasurement/unit',
-      message:
-        `would round the stock at location ${level.locationId}: ${new Dec(level.total).toFixed()} ${level.unit} is ` +
-        `${exact.toSignificantDigits(15).toFixed()}… ${unit}, more than 9 decimal places`,
-    });
+  for (const variant of edited) {
+    const before = stored.find((v) => v.id === variant.id);
+    const { unit, value } = variant.unitMeasurement;
+    for (const level of levels.filter((l) => l.variantId === variant.id)) {
+      if (!before || typeOfUnit(level.unit) !== typeOfUnit(unit)) continue;
+      const total = new Dec(level.total);
+      const counted = `${total.toFixed()} ${level.unit}`;
+      const exact = convert(total, level.unit, unit);
+      if (exact.decimalPlaces() > 9) {
+        issues.push({
+          variantId: variant.id,
+          path: '/unitMeasurement/unit',
+          message:
+            `would round the stock at location ${level.locationId}: ${counted} is ` +
+            `${exact.toSignificantDigits(15).toFixed()}… ${unit}, more than 9 decimal places`,
+        });
+        break;
+      }
+      const shown = splitForPlatform(convertForStorage(total, level.unit, before.unit), new Dec(before.unitValue));
+      const next = splitForPlatform(exact, decimalFromJson(value));
+      if (!shown.integer.eq(next.integer)) {
+        issues.push({
+          variantId: variant.id,
+          path: '/unitMeasurement/value',
+          message:
+            `would change the platform's whole units of the stock at location ${level.locationId} ` +
+            `(${counted} is ${shown.integer.toFixed()} units of ${before.unitValue} ${before.unit} but ` +
+            `${next.integer.toFixed()} of ${value} ${unit}); change it with the stock through tare import`,
+        });
+        break;
+      }
+    }
   }
   return issues;
 }
@@ -161,8 +178,8 @@ export async function applyProductEdit(
   if (!checked.ok) {
     return { ok: false, status: 400, issues: checked.issues.map((i) => relativeIssue(i.path, i.message, ids)) };
   }
-  const rounded = roundedStockIssues(levels, checked.value.shops[0]!.products![0]!.variants);
-  if (rounded.length > 0) return { ok: false, status: 409, issues: rounded };
+  const misstated = stockIssues(levels, stored.variants, checked.value.shops[0]!.products![0]!.variants);
+  if (misstated.length > 0) return { ok: false, status: 409, issues: misstated };
   const summary = await deps.importCatalog(checked.value);
   return { ok: true, changed: summary.shops.some((shop) => shop.changes > 0) };
 }

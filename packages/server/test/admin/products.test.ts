@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
+import { listProductsPage } from '../../src/store/repositories/product-list.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
 import { formFields, signIn, staffWithPassword } from './support/admin-site.js';
@@ -91,6 +92,17 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
   };
   const variantUrl = (productId: string, variantId: string) =>
     `${server.url}/admin/products/${productId}/variants/${variantId}`;
+
+  test('when the shop has more products than a page, then the pages follow each other by id both ways', async () => {
+    const page1 = await listProductsPage(db, shop.shopId, { limit: 2 });
+    expect(page1.map((p) => p.id)).toEqual(['1001', '1002', '1003']);
+    const page2 = await listProductsPage(db, shop.shopId, { after: '1002', limit: 2 });
+    expect(page2.map((p) => p.id)).toEqual(['1003', '1004']);
+    const back = await listProductsPage(db, shop.shopId, { before: '1003', limit: 2 });
+    expect(back.map((p) => p.id)).toEqual(['1001', '1002']);
+    expect((await listProductsPage(db, shop.shopId, { search: 'TEA', limit: 2 })).map((p) => p.id)).toEqual(['1004']);
+    expect((await listProductsPage(db, shop.shopId, { search: '1003', limit: 2 })).map((p) => p.id)).toEqual(['1003']);
+  });
 
   test('when the products are listed and one is opened, then names are text, search finds it and the pages are accessible', async () => {
     await page.getByRole('link', { name: 'Products' }).click();
@@ -234,6 +246,18 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
       /^Unit would round the stock at location 70001: 1250\.5 g is 44\.1\d+… oz, more than 9 decimal places$/,
     );
     expect((await variantOf('1001', '2002')).unitMeasurement).toEqual({ unit: 'kg', value: 0.1 });
+
+    // So is a unit value that would make the platform show other whole units than it does.
+    await page.getByLabel('Unit', { exact: true }).selectOption('kg');
+    await page.getByLabel('Unit value').fill('0.05');
+    await submit('Save variant');
+    expect(await page.locator('#unitValue-error').textContent()).toBe(
+      "Unit value would change the platform's whole units of the stock at location 70001 (1250.5 g is 12 units of 0.1 kg but 25 of 0.05 kg); change it with the stock through tare import",
+    );
+    expect(await levelOf('2002')).toMatchObject({
+      quantity: { value: 1.2505, unit: 'kg' },
+      platform: { available: 12 },
+    });
   });
 
   test('when a value is wrong, then the import’s message is beside the field, the form keeps what was typed and nothing is saved', async () => {
