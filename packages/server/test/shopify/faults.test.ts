@@ -444,6 +444,10 @@ describe.each(testDrivers())('Shopify faults on %s', (driver) => {
       await on.fake.webhooks.settled();
       await shop!.server.services.inbox.drainNow();
       expect(await bookings(on, 'sale')).toEqual({});
+      // Reading the order needs Shopify: the API says it is unavailable (503), not a server error.
+      const read = await call(shop!.server, `/api/v1/orders/${orderId}`, { key: on.apiKey });
+      expect(read.status, read.text).toBe(503);
+      expect(read.body.error.code).toBe('platform_unavailable');
 
       // Reconnected with a new token, the queued push drains without waiting out its backoff.
       on.fake.rotateToken('shpat_rotated_after_revocation_0001');

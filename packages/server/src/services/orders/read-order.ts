@@ -1,6 +1,6 @@
 import type { OrderItem } from '@tare/contracts';
-import { errors } from '../../errors.js';
-import type { PlatformGateway } from '../../platform/gateway.js';
+import { AppError, errors } from '../../errors.js';
+import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { findVariantsByIds } from '../../store/repositories/catalog.js';
 import type { ShopDirectory } from '../shop-directory.js';
@@ -15,7 +15,12 @@ export async function lineVariantsOf(tx: Queryable, shopId: string, variantIds: 
 /** GET /orders/{id}: the order's service-managed lines; another shop's order is 404. */
 export function createOrderReader(deps: { db: Db; gateway: PlatformGateway; shops: ShopDirectory }) {
   return async function readOrder(shopId: string, orderId: string): Promise<{ id: string; items: OrderItem[] }> {
-    const order = await deps.gateway.readOrder(deps.db, shopId, orderId);
+    const order = await deps.gateway.readOrder(deps.db, shopId, orderId).catch((error: unknown) => {
+      if (error instanceof PlatformUnavailableError) {
+        throw new AppError('platform_unavailable', 'The platform could not be reached to read the order; try again.');
+      }
+      throw error;
+    });
     if (!order) throw errors.notFound('order', orderId);
     const [shop, variants] = await Promise.all([
       deps.shops.get(shopId),
