@@ -39,3 +39,30 @@ function plainDecimal(text: string): string {
   const digits = fraction ? `${whole}.${fraction}` : whole;
   return /^0(\.0*)?$/.test(digits) ? '0' : `${m[1]}${digits}`;
 }
+
+/** Every token a label template may hold (PRODUCT.md §8), in the order messages list them. */
+export const TEMPLATE_TOKENS = ['Price', 'Quantity', 'Quantity_With_Space', 'Unit', 'Value'] as const;
+
+const listed = (names: readonly string[]) => {
+  const tokens = names.map((name) => `{${name}}`);
+  return tokens.length > 1 ? `${tokens.slice(0, -1).join(', ')} or ${tokens.at(-1)}` : (tokens[0] ?? '');
+};
+
+/**
+ * Why `text` cannot serve as a label whose renderer fills the `allowed` tokens, or undefined when
+ * it can: a token outside `allowed` (none for a label shown as written, such as a property name)
+ * or a brace that opens or closes no token. renderTemplate keeps such text as written, so a
+ * customer would read it; the import and the admin refuse it, naming the first problem.
+ * @example templateProblem('{Prce}/{Quantity}', TEMPLATE_TOKENS) // 'has an unknown token {Prce}; use {Price}, …'
+ */
+export function templateProblem(text: string, allowed: readonly string[]): string | undefined {
+  for (const match of text.matchAll(/\{(\w+)\}|[{}]/g)) {
+    const name = match[1];
+    if (name === undefined) return `has a '${match[0]}' at character ${match.index + 1} that is not part of a token`;
+    if (allowed.includes(name)) continue;
+    if (allowed.length === 0) return `is shown as written and takes no tokens, but has {${name}}`;
+    const known = (TEMPLATE_TOKENS as readonly string[]).includes(name);
+    return `${known ? `cannot use {${name}} here` : `has an unknown token {${name}}`}; use ${listed(allowed)}`;
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createCursorCodec } from './domain/cursor.js';
 import type { PlatformGateway } from './platform/gateway.js';
-import { importCatalog } from './services/catalog-import/import-catalog.js';
+import { importCatalog, type ImportOptions } from './services/catalog-import/import-catalog.js';
 import type { ImportDocument } from './services/catalog-import/import-document.js';
 import { createPlatforms } from './platform/platforms.js';
 import { createEventDelivery, type DeliveryMode } from './platform/local/sandbox/event-delivery.js';
@@ -113,8 +113,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
      * instance drops the changed shops' caches at once (its next request, say the redirect after
      * a form, must see the change); the NOTIFY sent at commit tells every other one.
      */
-    async importCatalog(doc: ImportDocument) {
-      const summary = await importCatalog({ db, gateway, keyring: options.keyring }, doc);
+    async importCatalog(doc: ImportDocument, importOptions?: ImportOptions) {
+      const summary = await importCatalog({ db, gateway, keyring: options.keyring }, doc, importOptions);
       for (const shop of summary.shops) if (shop.changes > 0) catalogChanged(shop.id);
       return summary;
     },

@@ -7,7 +7,7 @@ import { createTokenBuckets, type RateLimitStore } from '../http/plugins/rate-li
 import { type AdminSessions, createAdminSessions, type SessionLifetimes } from '../services/admin-sessions.js';
 import type { Authenticator } from '../services/api-keys.js';
 import type { AppSettingsService } from '../services/app-settings.js';
-import type { ImportSummary } from '../services/catalog-import/import-catalog.js';
+import type { ImportOptions, ImportSummary } from '../services/catalog-import/import-catalog.js';
 import type { ImportDocument } from '../services/catalog-import/import-document.js';
 import type { CatalogService } from '../services/catalog.js';
 import type { OrderEditor } from '../services/orders/edit-order.js';
@@ -21,6 +21,7 @@ import { adminErrorHandler, notFoundPage } from './error-pages.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { inventoryRoutes } from './routes/inventory.js';
+import { labelRoutes } from './routes/labels.js';
 import { orderRoutes } from './routes/orders.js';
 import { settingsRoutes } from './routes/settings.js';
 import { passwordRoutes } from './routes/password.js';
@@ -39,7 +40,7 @@ export interface AdminDeps {
   readOrder: OrderReader;
   editOrder: OrderEditor;
   /** The import's own writer: every catalog or settings change made here is an import of it. */
-  importCatalog: (doc: ImportDocument) => Promise<ImportSummary>;
+  importCatalog: (doc: ImportDocument, options?: ImportOptions) => Promise<ImportSummary>;
   idempotencyRetentionHours: number;
   /** Opens sealed platform credentials, to show them masked (settings: the platform connection). */
   keyring: Keyring;
@@ -97,6 +98,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(settingsRoutes(ctx));
     await app.register(orderRoutes(ctx));
     await app.register(productRoutes(ctx));
+    await app.register(labelRoutes(ctx));
     // Any method: a form posted to a page that does not exist is answered in HTML, not the API's JSON.
     app.all('/admin/*', (request, reply) => notFoundPage(request, reply));
   };

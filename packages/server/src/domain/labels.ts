@@ -1,3 +1,4 @@
+import { TEMPLATE_TOKENS } from '@tare/contracts';
 import { MEASUREMENT_TYPES, type MeasurementType, unitsOf } from './units.js';
 
 export const SUPPORTED_LOCALES = ['en', 'fr', 'es', 'de'] as const;
@@ -67,6 +68,45 @@ function builtInSet(w: Words): Record<string, string> {
     }
   }
   return set;
+}
+
+/** A built-in label key, the tokens its renderer fills (none: shown as written) and what it is for. */
+export interface LabelKey {
+  key: string;
+  tokens: readonly string[];
+  /** The type and unit of a per-type or per-unit key. */
+  type?: MeasurementType;
+  unit?: string;
+}
+
+// The cart helpers fill a unit price value with the price; a net value has no price to fill.
+const PRICE_TOKENS: readonly string[] = TEMPLATE_TOKENS;
+const NET_TOKENS: readonly string[] = TEMPLATE_TOKENS.filter((token) => token !== 'Price');
+
+/** Every built-in key, summary keys first, then per type its name and each unit's two templates. */
+export const LABEL_KEYS: readonly LabelKey[] = Object.freeze([
+  { key: 'unitPrice', tokens: [] },
+  { key: 'unitPricePropertyName', tokens: [] },
+  { key: 'unitPricePropertyValue', tokens: PRICE_TOKENS },
+  { key: 'netMeasurementLabel', tokens: [] },
+  { key: 'netMeasurementValue', tokens: NET_TOKENS },
+  ...MEASUREMENT_TYPES.flatMap((type) => [
+    { key: netKey(type), tokens: [], type },
+    ...unitsOf(type).flatMap((unit) => [
+      { key: unitPriceValueKey(type, unit), tokens: PRICE_TOKENS, type, unit },
+      { key: netValueKey(type, unit), tokens: NET_TOKENS, type, unit },
+    ]),
+  ]),
+]);
+const TOKENS_BY_KEY = new Map(LABEL_KEYS.map((k) => [k.key, k.tokens]));
+
+/**
+ * The tokens a label key's text may hold: none for a name shown as written, undefined for a key
+ * of the shop's own (not built in), whose use Tare does not know and whose text it does not check.
+ * @example labelTokens('netWeight_value_kg') // ['Quantity', 'Quantity_With_Space', 'Unit', 'Value']
+ */
+export function labelTokens(key: string): readonly string[] | undefined {
+  return TOKENS_BY_KEY.get(key);
 }
 
 const BUILT_IN = new Map<string, Readonly<Record<string, string>>>(

@@ -133,7 +133,8 @@ export function unstorableTextErrors(value: unknown): SchemaError[] {
   return found;
 }
 
-function escapePointer(segment: string): string {
+/** One segment of a JSON pointer (RFC 6901): `~` and `/` escaped. */
+export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../services/api-keys.js';
 import type { AppSettingsService } from '../services/app-settings.js';
 import type { ImportDocument } from '../services/catalog-import/import-document.js';
-import type { ImportSummary } from '../services/catalog-import/import-catalog.js';
+import type { ImportOptions, ImportSummary } from '../services/catalog-import/import-catalog.js';
 import type { CatalogService } from '../services/catalog.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { InventoryReader } from '../services/inventory/read-inventory.js';
@@ -52,7 +52,7 @@ export interface AppDeps {
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
   sandboxShop: SandboxShop;
-  importCatalog: (doc: ImportDocument) => Promise<ImportSummary>;
+  importCatalog: (doc: ImportDocument, options?: ImportOptions) => Promise<ImportSummary>;
   keyring: Keyring;
   /** Takes Shopify's webhooks (PRODUCT.md §16); POST /webhooks/shopify is not served without it. */
   shopifyWebhooks?: ShopifyWebhookIntake;

@@ -8,7 +8,7 @@ import { upsertLineItem, upsertOrder } from '../../platform/local/orders-reposit
 import type { Db, Queryable } from '../../store/db.js';
 import { upsertProduct, upsertVariant } from '../../store/repositories/catalog.js';
 import { appendLedger, lockLevel, setPlatformAvailable, writeLevel } from '../../store/repositories/inventory.js';
-import { upsertLabel } from '../../store/repositories/labels.js';
+import { deleteLabel, upsertLabel } from '../../store/repositories/labels.js';
 import { upsertLocation } from '../../store/repositories/locations.js';
 import { upsertShop } from '../../store/repositories/shops.js';
 import { CATALOG_CHANGED } from '../change-channels.js';
@@ -20,6 +20,12 @@ export interface ImportSummary {
   shops: { domain: string; id: string; changes: number }[];
 }
 
+/** What an import file cannot say but the admin's forms can, written in the import's transaction. */
+export interface ImportOptions {
+  /** Label overrides to remove, by shop domain, then locale: the fields a staff member cleared. */
+  removeLabels?: Record<string, Record<string, string[]>>;
+}
+
 /**
  * Writes a validated import document in one transaction. Every write is an upsert that only
  * touches rows whose values differ, so importing the same file twice changes nothing (no
@@ -28,11 +34,12 @@ export interface ImportSummary {
 export async function importCatalog(
   deps: { db: Db; gateway: PlatformGateway; keyring?: Keyring },
   doc: ImportDocument,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const summary = await deps.db.transaction(async (tx) => {
     const shops: ImportSummary['shops'] = [];
     for (const shop of doc.shops) {
-      const result = await importShop(tx, deps, shop);
+      const result = await importShop(tx, deps, shop, options.removeLabels?.[shop.domain]);
       shops.push({ domain: shop.domain, ...result });
       if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
     }
@@ -47,7 +54,12 @@ export async function importCatalog(
   return summary;
 }
 
-async function importShop(tx: Queryable, deps: { gateway: PlatformGateway; keyring?: Keyring }, shop: ImportShop) {
+async function importShop(
+  tx: Queryable,
+  deps: { gateway: PlatformGateway; keyring?: Keyring },
+  shop: ImportShop,
+  removeLabels: Record<string, string[]> = {},
+) {
   const { gateway } = deps;
   const { id, changed } = await upsertShop(tx, {
     domain: shop.domain,
@@ -72,6 +84,9 @@ async function importShop(tx: Queryable, deps: { gateway: PlatformGateway; keyri
     for (const [key, value] of Object.entries(labels)) {
       count(await upsertLabel(tx, id, { locale: normalizeLocale(locale) ?? locale, key, value }));
     }
+  }
+  for (const [locale, keys] of Object.entries(removeLabels)) {
+    for (const key of keys) count(await deleteLabel(tx, id, { locale: normalizeLocale(locale) ?? locale, key }));
   }
   for (const location of shop.locations ?? []) count(await upsertLocation(tx, id, location));
   for (const product of shop.products ?? []) {

@@ -1,9 +1,9 @@
-import type { ValidationIssue } from '@tare/contracts';
+import { templateProblem, type ValidationIssue } from '@tare/contracts';
 import { decimalFromJson } from '../../domain/decimal.js';
-import { normalizeLocale } from '../../domain/labels.js';
+import { labelTokens, normalizeLocale } from '../../domain/labels.js';
 import { exactQuantity } from '../../domain/quantity.js';
 import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.js';
-import { compileChecker } from '../../domain/validation.js';
+import { compileChecker, escapePointer } from '../../domain/validation.js';
 import { shopifyConnectionProblems } from '../shopify-connection.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
 
@@ -48,8 +48,15 @@ function checkShop(shop: ImportShop, at: string, report: Report) {
   if (shop.defaultLocale !== undefined && !normalizeLocale(shop.defaultLocale)) {
     report(`${at}/defaultLocale`, `'${shop.defaultLocale}' is not a valid locale`);
   }
-  for (const locale of Object.keys(shop.labels ?? {})) {
+  for (const [locale, labels] of Object.entries(shop.labels ?? {})) {
     if (!normalizeLocale(locale)) report(`${at}/labels/${locale}`, `'${locale}' is not a valid locale`);
+    // A template the storefront cannot fill (a typo in a token, a stray brace) would reach
+    // customers as written; like any other typo in the file, it is refused.
+    for (const [key, text] of Object.entries(labels)) {
+      const tokens = labelTokens(key);
+      const problem = tokens && templateProblem(text, tokens);
+      if (problem) report(`${at}/labels/${locale}/${escapePointer(key)}`, problem);
+    }
   }
   const locations = uniqueIds(shop.locations ?? [], `${at}/locations`, 'location', report);
   uniqueIds(shop.products ?? [], `${at}/products`, 'product', report);

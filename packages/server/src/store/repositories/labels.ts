@@ -29,3 +29,17 @@ export async function upsertLabel(
   );
   return rowCount > 0;
 }
+
+/** Removes one override (the key falls back to the next locale of the chain); true when there was one. */
+export async function deleteLabel(
+  db: Queryable,
+  shopId: string,
+  label: { locale: string; key: string },
+): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM shop_labels WHERE shop_id = $1 AND locale = $2 AND key = $3', [
+    shopId,
+    label.locale,
+    label.key,
+  ]);
+  return rowCount > 0;
+}
