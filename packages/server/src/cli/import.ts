@@ -1,4 +1,5 @@
 import { importCatalog } from '../services/catalog-import/import-catalog.js';
+import { ImportRefusedError } from '../services/catalog-import/stored-stock.js';
 import { validateImport } from '../services/catalog-import/validate-import.js';
 import { type StoreCommand, UsageError } from './command.js';
 import { jsonError } from './json-error.js';
@@ -18,13 +19,21 @@ export const importCommand: StoreCommand = async (ctx, args) => {
     ctx.io.err(`error: ${args[0]} is not valid JSON: ${problem}`);
     return 1;
   }
-  const checked = validateImport(document);
-  if (!checked.ok) {
+  const refuse = (issues: { path: string; message: string }[]) => {
     ctx.io.err(`error: ${args[0]} was not imported; nothing was written. Fix these entries:`);
-    for (const issue of checked.issues) ctx.io.err(`  ${issue.path}: ${issue.message}`);
+    for (const issue of issues) ctx.io.err(`  ${issue.path}: ${issue.message}`);
     return 1;
+  };
+  const checked = validateImport(document);
+  if (!checked.ok) return refuse(checked.issues);
+  let summary;
+  try {
+    summary = await importCatalog(ctx, checked.value);
+  } catch (error) {
+    // What only the stored stock can tell (a type change stranding levels) reads like the rest.
+    if (error instanceof ImportRefusedError) return refuse(error.issues);
+    throw error;
   }
-  const summary = await importCatalog(ctx, checked.value);
   ctx.changed();
   for (const shop of summary.shops) {
     ctx.io.out(`${shop.domain}: ${shop.changes === 0 ? 'unchanged' : `${shop.changes} change(s) written`}`);

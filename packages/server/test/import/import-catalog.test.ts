@@ -4,6 +4,7 @@ import { Dec } from '../../src/domain/decimal.js';
 import { type PlatformGateway, PlatformUnavailableError } from '../../src/platform/gateway.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
+import { ImportRefusedError } from '../../src/services/catalog-import/stored-stock.js';
 import { ImportDocument } from '../../src/services/catalog-import/import-document.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
@@ -441,6 +442,134 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       expect(sums).toEqual([{ sum: '7.00', total: '7' }]);
       expect(new Dec(sums[0]!.sum).eq(new Dec(sums[0]!.total))).toBe(true);
       expect(await platformLevel(shopId, '2001')).toBe('7');
+    });
+  });
+
+  describe('stock kept across unit changes', () => {
+    /** The §11 sample with a second variant holding 1250.5 g at 70001, counted in units of 100 g. */
+    const stocked = () => {
+      const doc = sample();
+      doc.shops[0].orders = [];
+      doc.shops[0].products[0].variants.push(stockedVariant('2002', 'g', 100, { value: 1250.5, unit: 'g' }));
+      return doc;
+    };
+    const platformShown = async (shopId: string, variantId: string) => ({
+      tare: (
+        await db.query<{ platform_available: string }>(
+          `SELECT platform_available FROM inventory_levels WHERE shop_id = $1 AND location_id = '70001' AND variant_id = $2`,
+          [shopId, variantId],
+        )
+      ).rows[0]?.platform_available,
+      platform: await platformLevel(shopId, variantId),
+    });
+    const refusal = async (doc: unknown) => {
+      const error = await importValid(doc).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ImportRefusedError);
+      return (error as ImportRefusedError).issues;
+    };
+
+    it('when a file without inventory changes the unit value (100 g to 50 g), then the platform shows the whole units of the new one', async () => {
+      const doc = stocked();
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      expect(await platformShown(shopId, '2002')).toEqual({ tare: '12', platform: '12' });
+
+      const calls: unknown[] = [];
+      const watched: PlatformGateway = {
+        ...gateway,
+        projectLevels: (tx, id, levels, cause) => {
+          calls.push(levels);
+          return gateway.projectLevels(tx, id, levels, cause);
+        },
+      };
+      const changed = clone(doc);
+      for (const variant of changed.shops[0].products[0].variants) delete variant.inventory;
+      changed.shops[0].products[0].variants[1].unitMeasurement.value = 50;
+      expect((await importValid(changed, watched)).shops[0]!.changes).toBe(2); // the variant, its projection
+      // 1250.5 g is 25 units of 50 g and 0.5 g over; the level itself is untouched, no ledger row.
+      expect(await platformShown(shopId, '2002')).toEqual({ tare: '25', platform: '25' });
+      expect(await level(shopId, '2002')).toEqual({ total: '1250.5', unit: 'g' });
+      expect((await ledger(shopId, '2002')).length).toBe(1);
+      // Compare-and-set like any write: on Shopify this is a queued push, never a blind overwrite.
+      expect(calls).toEqual([[{ locationId: '70001', variantId: '2002', available: 25, expected: 12 }]]);
+
+      // To kg at 0.1 kg: the same 12 units as at 100 g; importing it again changes nothing.
+      changed.shops[0].products[0].variants[1].unitMeasurement = { unit: 'kg', value: 0.1 };
+      await importValid(changed);
+      expect(await platformShown(shopId, '2002')).toEqual({ tare: '12', platform: '12' });
+      const before = await dump();
+      expect((await importValid(changed)).shops[0]!.changes).toBe(0);
+      expect(await dump()).toEqual(before);
+    });
+
+    it('when the product’s type changes while its variants hold stock, then the import is refused at measurementType and nothing is written', async () => {
+      const doc = stocked();
+      await importValid(doc);
+      const before = await dump();
+      const changed = clone(doc);
+      const product = changed.shops[0].products[0];
+      product.measurementType = 'length';
+      for (const variant of product.variants) {
+        variant.unitMeasurement.unit = 'm';
+        delete variant.inventory;
+      }
+      product.variants[0].inventory = [{ locationId: '70001', quantity: { value: 3, unit: 'm' } }];
+      expect(await refusal(changed)).toEqual([
+        {
+          path: '/shops/0/products/0/measurementType',
+          message:
+            'cannot change to length: its variants hold stock counted in weight units (1 level: variant 2002 at ' +
+            'location 70001; a level at 0 counts), and stock is not converted between types. Restate each of ' +
+            "those levels in length units in the variant's inventory, or create a new length product.",
+        },
+      ]);
+      expect(await dump()).toEqual(before);
+    });
+
+    it('when the type changes and the file restates every level in the new type, then the old stock is cleared in its unit and the new one counted', async () => {
+      const doc = stocked();
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      const changed = clone(doc);
+      const product = changed.shops[0].products[0];
+      product.measurementType = 'length';
+      product.variants[0].unitMeasurement.unit = 'm';
+      product.variants[0].inventory = [{ locationId: '70001', quantity: { value: 3, unit: 'm' } }];
+      product.variants[1].unitMeasurement = { unit: 'cm', value: 50 };
+      product.variants[1].inventory = [{ locationId: '70001', quantity: { value: 1.255, unit: 'm' } }];
+      await importValid(changed);
+      expect(await level(shopId, '2002')).toEqual({ total: '125.5', unit: 'cm' });
+      expect(await platformShown(shopId, '2002')).toEqual({ tare: '2', platform: '2' });
+      expect((await ledger(shopId, '2002')).map((r) => [r.quantity_before, r.quantity_after, r.delta, r.unit])).toEqual(
+        [
+          ['0', '1250.5', '1250.5', 'g'],
+          ['1250.5', '0', '-1250.5', 'g'],
+          ['0', '125.5', '125.5', 'cm'],
+        ],
+      );
+    });
+
+    it('when a variant holding stock moves to a product of another type, then the import is refused at its unit', async () => {
+      const doc = stocked();
+      await importValid(doc);
+      const before = await dump();
+      const changed = clone(doc);
+      const [moved] = changed.shops[0].products[0].variants.splice(1, 1);
+      delete moved.inventory;
+      changed.shops[0].products.push({
+        id: '1002',
+        title: 'Ribbon',
+        measurementType: 'length',
+        variants: [{ ...moved, unitMeasurement: { unit: 'm', value: 1 } }],
+      });
+      expect(await refusal(changed)).toEqual([
+        {
+          path: '/shops/0/products/1/variants/0/unitMeasurement/unit',
+          message:
+            "unit 'm' cannot hold this variant's stock, counted in weight units (1 level, at location 70001; a " +
+            "level at 0 counts), and stock is not converted between types: restate it in the variant's inventory " +
+            'in length units',
+        },
+      ]);
+      expect(await dump()).toEqual(before);
     });
   });
 

@@ -1,7 +1,8 @@
+import type { ValidationIssue } from '@tare/contracts';
 import { Dec, decimalFromJson, toPlainString } from '../../domain/decimal.js';
 import { normalizeLocale } from '../../domain/labels.js';
 import { splitForPlatform } from '../../domain/platform-split.js';
-import { convertForStorage } from '../../domain/units.js';
+import { convertForStorage, typeOfUnit } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
@@ -15,6 +16,7 @@ import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
 import type { ImportDocument, ImportShop, ImportVariant } from './import-document.js';
+import { ImportRefusedError, readStoredStock, reprojectLevels, typeChangeIssues } from './stored-stock.js';
 
 export interface ImportSummary {
   shops: { domain: string; id: string; changes: number }[];
@@ -30,6 +32,8 @@ export interface ImportOptions {
  * Writes a validated import document in one transaction. Every write is an upsert that only
  * touches rows whose values differ, so importing the same file twice changes nothing (no
  * ledger rows, no timestamps). Shops that changed are announced on CATALOG_CHANGED at commit.
+ * A file that would leave stock unreadable (a type change stranding levels) is refused with
+ * ImportRefusedError, its issues at JSON paths like the validator's, and nothing is written.
  */
 export async function importCatalog(
   deps: { db: Db; gateway: PlatformGateway; keyring?: Keyring },
@@ -38,11 +42,21 @@ export async function importCatalog(
 ): Promise<ImportSummary> {
   const summary = await deps.db.transaction(async (tx) => {
     const shops: ImportSummary['shops'] = [];
-    for (const shop of doc.shops) {
-      const result = await importShop(tx, deps, shop, options.removeLabels?.[shop.domain]);
+    const refused: ValidationIssue[] = [];
+    for (const [s, shop] of doc.shops.entries()) {
+      const { issues, ...result } = await importShop(
+        tx,
+        deps,
+        shop,
+        `/shops/${s}`,
+        options.removeLabels?.[shop.domain],
+      );
+      refused.push(...issues);
       shops.push({ domain: shop.domain, ...result });
       if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
     }
+    // Thrown inside the transaction, so every shop's writes roll back.
+    if (refused.length > 0) throw new ImportRefusedError(refused);
     return { shops };
   });
   // Fresh statistics after a bulk load: without them the planner scans a whole location's
@@ -58,8 +72,9 @@ async function importShop(
   tx: Queryable,
   deps: { gateway: PlatformGateway; keyring?: Keyring },
   shop: ImportShop,
+  at: string,
   removeLabels: Record<string, string[]> = {},
-) {
+): Promise<{ id: string; changes: number; issues: ValidationIssue[] }> {
   const { gateway } = deps;
   const { id, changed } = await upsertShop(tx, {
     domain: shop.domain,
@@ -71,6 +86,9 @@ async function importShop(
     platformStockChanges: shop.settings?.platformStockChanges,
   });
   let changes = changed ? 1 : 0;
+  const stored = await readStoredStock(tx, id, shop);
+  const issues = typeChangeIssues(shop, at, stored);
+  if (issues.length > 0) return { id, changes, issues };
   const count = (didChange: boolean) => {
     if (didChange) changes++;
   };
@@ -96,6 +114,7 @@ async function importShop(
       for (const entry of variant.inventory ?? []) {
         count(await importLevel(tx, gateway, id, variant, entry));
       }
+      count(await reprojectLevels(tx, gateway, id, variant, stored));
     }
   }
   for (const order of shop.orders ?? []) {
@@ -114,7 +133,7 @@ async function importShop(
     // The file's stock already has its orders taken off: they are recorded as booked.
     await syncOrder(tx, gateway, { shopId: id, orderId: order.id, requestId: 'import', baseline: true });
   }
-  return { id, changes };
+  return { id, changes, issues: [] };
 }
 
 function toVariantRecord(productId: string, position: number, variant: ImportVariant) {
@@ -145,21 +164,29 @@ async function importLevel(
   const key = { shopId, locationId: entry.locationId, variantId: variant.id };
   const target = convertForStorage(decimalFromJson(entry.quantity.value), entry.quantity.unit, unit);
   const current = await lockLevel(tx, key);
-  const before = current ? convertForStorage(new Dec(current.total), current.unit, unit) : new Dec(0);
-  let changed = false;
-  if (!current || current.unit !== unit || !before.eq(target)) {
-    await writeLevel(tx, key, toPlainString(target), unit);
-    await appendLedger(tx, {
+  const ledgerRow = (from: Dec, to: Dec, counted: string) =>
+    appendLedger(tx, {
       ...key,
       operation: 'import',
-      before: toPlainString(before),
-      after: toPlainString(target),
-      delta: toPlainString(target.minus(before)),
-      unit,
+      before: toPlainString(from),
+      after: toPlainString(to),
+      delta: toPlainString(to.minus(from)),
+      unit: counted,
       idempotencyKey: null,
       requestId: null,
       reference: { type: 'import', id: null },
     });
+  let before = new Dec(0);
+  if (current && typeOfUnit(current.unit) !== typeOfUnit(unit)) {
+    // The file restates a level of another type (the product's type changed). Nothing converts
+    // between types: the stock counted in the old type is cleared in its own unit, then counted
+    // afresh in the new one, so each unit's ledger rows still add up to what it held.
+    await ledgerRow(new Dec(current.total), new Dec(0), current.unit);
+  } else if (current) before = convertForStorage(new Dec(current.total), current.unit, unit);
+  let changed = false;
+  if (!current || current.unit !== unit || !before.eq(target)) {
+    await writeLevel(tx, key, toPlainString(target), unit);
+    await ledgerRow(before, target, unit);
     changed = true;
   }
   // The file states the stock: the platform shows its whole units, whatever it showed before.

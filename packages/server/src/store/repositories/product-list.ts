@@ -83,3 +83,18 @@ export async function listProductLevels(db: Queryable, shopId: string, productId
     unit: row.unit,
   }));
 }
+
+/** The stock levels of these variants of the shop, each in the unit it is kept in. */
+export async function listVariantLevels(db: Queryable, shopId: string, variantIds: string[]): Promise<StoredLevel[]> {
+  const { rows } = await db.query<{ variant_id: string; location_id: string; total: string; unit: string }>(
+    `SELECT variant_id, location_id, total::text AS total, unit FROM inventory_levels
+      WHERE shop_id = $1 AND variant_id = ANY($2::text[]) ORDER BY variant_id, location_id`,
+    [shopId, variantIds],
+  );
+  return rows.map((row) => ({
+    variantId: row.variant_id,
+    locationId: row.location_id,
+    total: row.total,
+    unit: row.unit,
+  }));
+}
