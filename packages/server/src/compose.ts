@@ -9,6 +9,7 @@ import { createAuthenticator } from './services/api-keys.js';
 import { createAppSettingsService } from './services/app-settings.js';
 import { createCatalogService } from './services/catalog.js';
 import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js';
+import { createHeardLease } from './services/heard-lease.js';
 import { createInboxWorker } from './services/events/inbox-worker.js';
 import { startReconciler } from './services/events/reconcile.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
@@ -47,10 +48,13 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const cacheTtlMs = options.productCacheSeconds * 1000;
   const platforms = createPlatforms(db, options.keyring);
   const gateway = options.gateway ?? platforms.gateway;
-  // On PostgreSQL several instances may share the store, and a revoked key must fail on all of
-  // them at once: keys are checked against the database on every request. PGlite has a single
-  // process (CLI commands are forwarded to it), where NOTIFY arrives before the next request.
-  const authenticator = createAuthenticator({ db, cacheTtlMs: db.driver === 'pglite' ? 60_000 : 0 });
+  // Key records are cached and dropped by NOTIFY. On PostgreSQL several instances may share the
+  // store and a revoked key must fail on all of them once the revocation returned: the cache
+  // answers only while this instance has proof it heard every notification until a moment ago
+  // (createHeardLease; revokers wait that long). PGlite has a single process (CLI commands are
+  // forwarded to it), where NOTIFY arrives before the next request.
+  const heard = db.driver === 'postgres' ? createHeardLease({ db }) : undefined;
+  const authenticator = createAuthenticator({ db, cacheTtlMs: 60_000, heard });
   const keyUsage = createKeyUsageRecorder({ db, log: logger });
   const shops = createShopDirectory({ db, cacheTtlMs: 60_000 });
   const cursors = createCursorCodec(await serverSecret(db, 'cursor'));
@@ -88,6 +92,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const unlisten: Unlisten[] = [
     await db.listen(CATALOG_CHANGED, (shopId) => catalogChanged(shopId || undefined)),
     await db.listen(API_KEYS_CHANGED, (keyId) => authenticator.forget(keyId || undefined)),
+    ...(heard ? [await heard.start()] : []),
   ];
 
   return {

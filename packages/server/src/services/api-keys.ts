@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ValidationIssue } from '@tare/contracts';
-import { generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.js';
+import { generateKey, hashSecret, parseKey } from '../domain/api-key.js';
 import { AppError, errors } from '../errors.js';
 import type { Db } from '../store/db.js';
 import {
@@ -12,6 +13,7 @@ import {
 } from '../store/repositories/api-keys.js';
 import { findShopByDomain } from '../store/repositories/shops.js';
 import { API_KEYS_CHANGED } from './change-channels.js';
+import { HEARD_WAIT_MS } from './heard-lease.js';
 
 export interface Principal {
   keyId: string;
@@ -80,7 +82,8 @@ export async function listKeys(db: Db, shopDomain?: string): Promise<ApiKeyRecor
 }
 
 /**
- * Revokes the key and tells every instance to forget it at commit. A key revoked before stays
+ * Revokes the key and tells every instance to forget it at commit; on PostgreSQL it returns only
+ * once every instance refuses the key (HEARD_WAIT_MS after the commit). A key revoked before stays
  * revoked since then; `alreadyRevokedAt` says when. With `shopId`, only that shop's keys are found.
  */
 export async function revokeKey(
@@ -99,6 +102,10 @@ export async function revokeKey(
     return key;
   });
   if (!before) throw new AppError('not_found', `No API key '${keyId}'.`);
+  // Other instances answer from their key cache only while they have heard every notification up
+  // to HEARD_TRUST_MS ago (see createHeardLease): past this wait, each has heard this one. An
+  // earlier revocation of the same key may still be waiting, so an "already revoked" one waits too.
+  if (db.driver === 'postgres') await sleep(HEARD_WAIT_MS);
   return { alreadyRevokedAt: before.revokedAt };
 }
 
@@ -106,14 +113,28 @@ export async function revokeKey(
 const NO_KEY_SHA256 = randomBytes(32);
 const CACHE_LIMIT = 10_000;
 
+interface Entry {
+  record: ApiKeyRecord;
+  until: number;
+  /** The presented secret that last matched the record's hash. */
+  verified?: Buffer;
+}
+
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+
 /**
  * Verifies presented credentials. Key records are cached for `cacheTtlMs` and dropped as soon
- * as a NOTIFY on API_KEYS_CHANGED arrives; every failure is the same 401.
+ * as a NOTIFY on API_KEYS_CHANGED arrives; every failure is the same 401. With `heard` (several
+ * instances on one PostgreSQL), the cache answers only while the instance has proof that it has
+ * heard every notification until a moment ago (createHeardLease); otherwise it asks the store.
  *
  * Every failure costs the same whatever part of the key was wrong: one store lookup or cache
- * hit, one hash of the presented secret and one constant-time comparison. Ids the store does not
- * have are cached like known ones (same lifetime, same invalidation: creating a key notifies
- * too), and their secret is compared with a hash that no secret has.
+ * hit, one hash of the presented secret and one constant-time comparison. Without `heard`, ids
+ * the store does not have are cached like known ones (same lifetime, same invalidation: creating
+ * a key notifies too), and their secret is compared with a hash that no secret has. With `heard`,
+ * only keys are cached, never their absence, so a key created on one instance works on every
+ * other at once; every failure then asks the store (a cached key whose secret did not match is
+ * read again), which the failure budget per address bounds.
  */
 export function createAuthenticator(deps: {
   db: Db;
@@ -121,48 +142,52 @@ export function createAuthenticator(deps: {
   now?: () => number;
   /** SHA-256 of a presented secret; tests pass a counting one. */
   hashSecret?: (secret: string) => Buffer;
+  /**
+   * Several instances on one store: whether this one has heard every change until a moment ago
+   * (createHeardLease); the cache answers only then. Not given on PGlite (one process).
+   */
+  heard?: { fresh(): boolean };
 }) {
   const now = deps.now ?? Date.now;
   const hash = deps.hashSecret ?? hashSecret;
+  const { heard } = deps;
   // A cached record remembers the secret that last matched its hash, so a warm request compares
   // in constant time without hashing again (SHA-256 was the largest cost of a cached request).
-  const cache = new Map<string, { record: ApiKeyRecord; until: number; verified?: Buffer }>();
+  const cache = new Map<string, Entry>();
   // Unknown ids → until when. A map of its own: a flood of random ids never evicts real keys.
   const unknownIds = new Map<string, number>();
   // Bumped by every `forget`: a lookup that was in flight across one does not cache its answer,
   // which may predate the change (a revocation, a creation).
   let generation = 0;
 
-  async function lookup(keyId: string) {
+  function cached(keyId: string): Entry | undefined | 'ask' {
+    if (heard && !heard.fresh()) return 'ask';
     const hit = cache.get(keyId);
     if (hit && hit.until > now()) return hit;
     const unknownUntil = unknownIds.get(keyId);
-    if (unknownUntil !== undefined && unknownUntil > now()) return undefined;
+    return unknownUntil !== undefined && unknownUntil > now() ? undefined : 'ask';
+  }
+
+  async function lookup(keyId: string): Promise<Entry | undefined> {
     const asked = generation;
     const record = await findApiKey(deps.db, keyId);
     const cacheable = deps.cacheTtlMs > 0 && asked === generation;
     if (!record) {
-      if (cacheable) {
+      if (cacheable && !heard) {
         if (unknownIds.size >= CACHE_LIMIT) unknownIds.clear();
         unknownIds.set(keyId, now() + deps.cacheTtlMs);
       }
       return undefined;
     }
-    const entry = { record, until: now() + deps.cacheTtlMs };
+    // A key's secret never changes: a secret verified against the same hash stays verified.
+    const previous = cache.get(keyId);
+    const verified = previous?.record.secretSha256.equals(record.secretSha256) ? previous.verified : undefined;
+    const entry: Entry = { record, until: now() + deps.cacheTtlMs, verified };
     if (cacheable) {
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(keyId, entry);
     }
     return entry;
-  }
-
-  function secretIsValid(entry: { record: ApiKeyRecord; verified?: Buffer } | undefined, secret: string): boolean {
-    const presented = Buffer.from(secret, 'utf8');
-    if (entry?.verified?.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
-    // Hashed and compared for an unknown id too, so that failure costs what a wrong secret does.
-    if (!secretMatches(secret, entry?.record.secretSha256 ?? NO_KEY_SHA256, hash) || !entry) return false;
-    entry.verified = presented;
-    return true;
   }
 
   function principalOf(entry: { record: ApiKeyRecord }): Principal {
@@ -179,7 +204,7 @@ export function createAuthenticator(deps: {
     authenticateCached(presented: string): Principal | undefined {
       const parsed = parseKey(presented);
       const hit = parsed && cache.get(parsed.keyId);
-      if (!parsed || !hit || hit.until <= now() || !hit.verified) return undefined;
+      if (!parsed || !hit || hit.until <= now() || !hit.verified || (heard && !heard.fresh())) return undefined;
       const secret = Buffer.from(parsed.secret, 'utf8');
       if (secret.length !== hit.verified.length || !timingSafeEqual(secret, hit.verified)) return undefined;
       return principalOf(hit);
@@ -187,8 +212,18 @@ export function createAuthenticator(deps: {
     async authenticate(presented: string | undefined): Promise<Principal> {
       const parsed = presented === undefined ? undefined : parseKey(presented);
       if (!parsed) throw errors.unauthorized();
-      const entry = await lookup(parsed.keyId);
-      if (!secretIsValid(entry, parsed.secret) || !entry) throw errors.unauthorized();
+      const hit = cached(parsed.keyId);
+      let entry = hit === 'ask' ? await lookup(parsed.keyId) : hit;
+      const secret = Buffer.from(parsed.secret, 'utf8');
+      if (entry?.verified?.length === secret.length && timingSafeEqual(entry.verified, secret))
+        return principalOf(entry);
+      // Hashed and compared for an unknown id too, so that failure costs what a wrong secret does.
+      const digest = hash(parsed.secret);
+      const matches = (e: Entry | undefined) => sameBytes(digest, e?.record.secretSha256 ?? NO_KEY_SHA256);
+      // Failures ask the store when absences are not cached (see above): a cached key is read again.
+      if (heard && hit !== 'ask' && entry && !matches(entry)) entry = await lookup(parsed.keyId);
+      if (!entry || !matches(entry)) throw errors.unauthorized();
+      entry.verified = secret;
       return principalOf(entry);
     },
     forget(keyId?: string) {
