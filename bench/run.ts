@@ -4,7 +4,8 @@
 // (write V8 CPU profiles of the Tare server under load into DIR), BENCH_ONLY=inventory or
 // BENCH_ONLY=events (only the inventory writes, or only the platform events; keeps the other
 // figures in the README), BENCH_INVENTORY_SECONDS and BENCH_PG_URL (see bench/inventory.ts),
-// BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts).
+// BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts),
+// BENCH_ONLY=reads (reads on PostgreSQL and PGlite, printed only; bench/reads.ts; BENCH_READS_*).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
 import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
+import { benchReadStores, READS_HEADING, readsTable } from './reads.js';
 import { benchShopify, lastShopifyBlock, SHOPIFY_HEADING, shopifyTable } from './shopify-outbox.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
@@ -36,8 +38,8 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'inventory' && ONLY !== 'events' && ONLY !== 'shopify')
-  throw new Error(`BENCH_ONLY must be 'inventory', 'events', 'shopify' or unset, got '${ONLY}'`);
+if (ONLY !== '' && !['inventory', 'events', 'shopify', 'reads'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be 'inventory', 'events', 'shopify', 'reads' or unset, got '${ONLY}'`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -166,8 +168,30 @@ async function mainShopify(): Promise<void> {
   console.log(`\n${markdown}\n`);
 }
 
+/** Reads on PostgreSQL and PGlite against the bare route (bench/reads.ts); `readme`: also write its block. */
+async function readStores(readme?: string): Promise<{ markdown: string; missed: string[] }> {
+  const results = await benchReadStores(tmp, tareEnv);
+  const reads = readsTable(results);
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const block =
+    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · \`tare serve\` on ` +
+    `${results.stores.map((s) => s.store).join(' and ')}, 64 connections, ${results.seconds} s per run, ` +
+    `bare, Tare, bare, Tare per endpoint\n\n${reads.markdown}`;
+  if (readme) updateReadmeSubsection(readme, READS_HEADING, block);
+  console.log(`\n${block}\n`);
+  return reads;
+}
+
 async function main(): Promise<void> {
   if (ONLY === 'shopify') return mainShopify();
+  if (ONLY === 'reads') {
+    // Printed only: a partial run of reads leaves the README to the full run.
+    execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
+    const { missed } = await readStores();
+    console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
+    return;
+  }
   // Measure what `npm install` leaves behind: the bundled CLI, not the tsx fallback for edited
   // sources. The events benchmark runs the sources in process and needs no build.
   if (ONLY !== 'events') execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
@@ -204,7 +228,14 @@ async function main(): Promise<void> {
     if (inventoryBlock) updateReadmeSubsection(readme, INVENTORY_HEADING, inventoryBlock);
     if (eventsBlock) updateReadmeSubsection(readme, EVENTS_HEADING, eventsBlock);
   }
-  const missed = [...(reads?.missed ?? []), ...(inventory?.missed ?? []), ...(events?.missed ?? [])];
+  // Reads on both stores (bench/reads.ts) in a full run, after the other parts.
+  const readsBoth = reads ? await readStores(readme) : undefined;
+  const missed = [
+    ...(reads?.missed ?? []),
+    ...(readsBoth?.missed ?? []),
+    ...(inventory?.missed ?? []),
+    ...(events?.missed ?? []),
+  ];
   for (const part of [reads, inventory, events]) if (part) console.log(`\n${part.markdown}\n`);
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
 }
