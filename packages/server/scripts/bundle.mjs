@@ -45,6 +45,8 @@ export async function bundle({ clean = false, stamp } = {}) {
   for (const name of await readdir(new URL('migrations/', dist))) {
     if (!sql.includes(name)) await rm(new URL(`migrations/${name}`, dist), { force: true });
   }
+  // PGlite's worker thread is started from its file, found beside the module that starts it.
+  await put(new URL('pglite-worker.mjs', dist).pathname, await readFile(new URL('src/store/pglite-worker.mjs', root)));
   // The admin's templates and assets sit in web/ beside the module that reads them: beside the bundle.
   await cp(new URL('src/admin/web/', root), new URL('web/', dist), { recursive: true, force: true });
   const last = (file) => (file.path === entry ? 2 : file.path === `${entry}.map` ? 1 : 0);

@@ -1,5 +1,7 @@
-import { mkdir } from 'node:fs/promises';
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
 
@@ -10,22 +12,75 @@ export interface PgliteDb extends Db {
   dumpDataDir(): Promise<Blob>;
 }
 
-// NUMERIC and INT8 as the server's exact text; PGlite derives the array parsers from these.
-const EXACT_TEXT = { 1700: (v: string) => v, 20: (v: string) => v };
+// Beside this module in the sources and, copied by scripts/bundle.mjs, beside the bundle.
+const WORKER = new URL('./pglite-worker.mjs', import.meta.url);
 
+/**
+ * PGlite on a worker thread of its own (pglite-worker.mjs): it is WebAssembly that runs
+ * synchronously, so on the main thread every statement would stall the HTTP event loop (measured
+ * with 8 writers: event-loop lag p99 in the hundreds of ms). Requests and answers are messages;
+ * rows are copied, which costs far less than the statements.
+ */
 export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PgliteDb> {
   if (opts.dataDir !== undefined) await mkdir(opts.dataDir, { recursive: true });
-  const pg = await PGlite.create({
-    dataDir: opts.dataDir,
-    loadDataDir: opts.loadDataDir,
-    parsers: EXACT_TEXT,
-    // The default 128 MB of shared buffers is most of PGlite's memory; a shop catalog and its
-    // inventory fit in far less (measured: server RSS 412 → 290 MB under load).
-    postgresqlconf: ['shared_buffers = 16MB'],
+  const load = opts.loadDataDir && new Uint8Array(await opts.loadDataDir.arrayBuffer());
+  const worker = new Worker(WORKER, {
+    workerData: { dataDir: opts.dataDir, loadDataDir: load, ...(await pgliteArtifacts()) },
+    transferList: load ? [load.buffer] : [],
+    // The parent's flags (a test runner's, --cpu-prof …) are not the worker's business.
+    execArgv: [],
   });
 
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const listeners = new Map<number, (payload: string) => void>();
+  let nextId = 0;
+  let stopped: Error | undefined;
+  let ready!: () => void;
+  let failedToOpen!: (error: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failedToOpen = reject;
+  });
+
+  // Like a socket, the worker keeps the process alive only while a request is waiting on it.
+  const idle = () => {
+    if (pending.size === 0) worker.unref();
+  };
+  const stop = (error: Error) => {
+    stopped ??= error;
+    failedToOpen(stopped);
+    for (const { reject } of pending.values()) reject(stopped);
+    pending.clear();
+  };
+  worker.on('message', (m: WorkerMessage) => {
+    if ('ready' in m) return ready();
+    if ('notify' in m) return listeners.get(m.notify)?.(m.payload);
+    const call = pending.get(m.id);
+    pending.delete(m.id);
+    idle();
+    if ('error' in m) call?.reject(toError(m.error));
+    else call?.resolve(m.result);
+  });
+  worker.on('error', (err) => stop(new Error(`PGlite stopped: ${err.message}`, { cause: err })));
+  worker.on('exit', (code) => stop(new Error(`PGlite is closed (worker exited with ${code})`)));
+  await opened;
+  idle();
+
+  const call = <T>(op: string, args: Record<string, unknown> = {}): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = ++nextId;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.ref();
+      worker.postMessage({ id, op, ...args });
+    });
+  };
+  const statement = <Row>(op: 'query' | 'txQuery', sql: string, params?: readonly unknown[]) =>
+    call<QueryResult<Row>>(op, { sql, params: params?.map(portable) });
+
   // PGlite is a single session: every BEGIN..COMMIT must own it end to end, or a concurrent
-  // statement would land inside (and be rolled back with) someone else's transaction.
+  // statement would land inside (and be rolled back with) someone else's transaction. The queue
+  // is first come, first served.
   let tail: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = tail.then(fn);
@@ -35,64 +90,112 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } 
 
   const guard = createNestingGuard();
   const notNested = guard.assertNotNested;
+  let nextListenId = 0;
 
   return {
     driver: 'pglite',
     query<Row>(sql: string, params?: readonly unknown[]) {
       notNested('query');
-      return exclusive(() => run<Row>(pg, sql, params));
+      return exclusive(() => statement<Row>('query', sql, params));
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       notNested('transaction');
-      // PGlite's own transaction() issues BEGIN/COMMIT/ROLLBACK, refuses a closed tx, and
-      // throws when COMMIT turns into ROLLBACK because the callback swallowed an error.
-      return exclusive(() =>
-        pg.transaction(async (ptx) => {
-          const state = { open: true };
-          const tx: Queryable = { query: (sql, params) => run(ptx, sql, params) };
-          try {
-            return await guard.run(state, () => fn(tx));
-          } finally {
-            state.open = false;
-          }
-        }),
-      );
+      return exclusive(async () => {
+        // The worker runs PGlite's own transaction(): BEGIN, then COMMIT or ROLLBACK on `end`,
+        // and an error when COMMIT turns into ROLLBACK because the callback swallowed an error.
+        await call('begin');
+        const state = { open: true };
+        const tx: Queryable = {
+          query: (sql, params) =>
+            state.open ? statement('txQuery', sql, params) : Promise.reject(new Error('Transaction is closed')),
+        };
+        let result: T;
+        try {
+          result = await guard.run(state, () => fn(tx));
+        } catch (err) {
+          state.open = false;
+          await call('end', { commit: false }).catch(noop);
+          throw err;
+        }
+        state.open = false;
+        await call('end', { commit: true });
+        return result;
+      });
     },
     async listen(channel, onPayload) {
       notNested('listen');
       if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
-      const unlisten = await exclusive(() => pg.listen(channel, onPayload));
+      const listenId = ++nextListenId;
+      listeners.set(listenId, onPayload);
+      try {
+        await exclusive(() => call('listen', { channel, listenId }));
+      } catch (err) {
+        listeners.delete(listenId);
+        throw err;
+      }
       return async () => {
         notNested('unlisten');
-        await exclusive(() => unlisten());
+        listeners.delete(listenId);
+        await exclusive(() => call('unlisten', { listenId }));
       };
     },
-    dumpDataDir() {
+    async dumpDataDir() {
       notNested('dumpDataDir');
-      return exclusive(() => pg.dumpDataDir('none'));
+      return new Blob([await exclusive(() => call<Uint8Array<ArrayBuffer>>('dump'))]);
     },
     async close() {
       notNested('close');
-      await exclusive(() => pg.close());
+      await exclusive(async () => {
+        if (stopped) return;
+        await call('close');
+        await worker.terminate();
+      });
     },
   };
 }
 
 /**
- * Without params, runs `sql` through the simple protocol (exec) so it may hold several
- * statements, as node-postgres does; the result is the last statement's.
+ * PGlite's WebAssembly compiled once per process and its file-system bundle read once: every
+ * worker would otherwise compile 9 MB of WebAssembly again (seconds per store in the tests, which
+ * open hundreds). A compiled module is shared with the workers, not copied.
  */
-async function run<Row>(q: PGlite | Transaction, sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
-  if (params === undefined || params.length === 0) {
-    const all = await q.exec(sql);
-    return toResult(all.at(-1) as Results<Row> | undefined);
-  }
-  return toResult(await q.query<Row>(sql, [...params]));
+let artifacts: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Uint8Array }> | undefined;
+function pgliteArtifacts() {
+  artifacts ??= (async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [pgliteWasmModule, fsBundle] = await Promise.all([
+      readFile(join(dist, 'pglite.wasm')).then((bytes) => WebAssembly.compile(bytes)),
+      readFile(join(dist, 'pglite.data')),
+    ]);
+    return { pgliteWasmModule, fsBundle: new Uint8Array(fsBundle) };
+  })();
+  artifacts.catch(() => (artifacts = undefined));
+  return artifacts;
 }
 
-function toResult<Row>(r: Results<Row> | undefined): QueryResult<Row> {
-  if (r === undefined) return { rows: [], rowCount: 0 };
-  return { rows: r.rows, rowCount: r.rowCount ?? r.rows.length };
+type WorkerMessage =
+  | { ready: true }
+  | { notify: number; payload: string }
+  | { id: number; result: unknown }
+  | { id: number; error: Record<string, unknown> & { message: string } };
+
+/** The worker's error with PostgreSQL's fields (code, constraint …), as the error mapping reads them. */
+function toError(fields: Record<string, unknown> & { message: string }): Error {
+  const { message, stack: _stack, ...rest } = fields;
+  return Object.assign(new Error(message), rest);
+}
+
+/**
+ * A parameter as the worker will see it: messages keep plain data (strings, numbers, arrays,
+ * dates, bytes, plain objects) but drop prototypes, so an object of a class (a Decimal) is sent
+ * as its text, which is how PGlite would have serialized it.
+ */
+function portable(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(portable);
+  if (value instanceof Date || value instanceof Uint8Array) return value;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null ? value : String(value);
 }
 
 function noop(): void {}
