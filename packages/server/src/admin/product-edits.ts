@@ -1,12 +1,17 @@
-import { Dec, decimalFromJson } from '../domain/decimal.js';
-import { splitForPlatform } from '../domain/platform-split.js';
-import { convert, convertForStorage, type MeasurementType, typeOfUnit } from '../domain/units.js';
+import { Dec } from '../domain/decimal.js';
+import { convert, type MeasurementType, typeOfUnit } from '../domain/units.js';
 import { errors } from '../errors.js';
 import type { ImportDocument, ImportVariant } from '../services/catalog-import/import-document.js';
+import { ImportRefusedError } from '../services/catalog-import/stored-stock.js';
 import { validateImport } from '../services/catalog-import/validate-import.js';
 import { toApiVariant } from '../services/catalog.js';
 import type { Db } from '../store/db.js';
-import { findProduct, type ProductRecord, type VariantRecord } from '../store/repositories/catalog.js';
+import {
+  findProduct,
+  findVariantsByIds,
+  type ProductRecord,
+  type VariantRecord,
+} from '../store/repositories/catalog.js';
 import { listAllVariants, listProductLevels, type StoredLevel } from '../store/repositories/product-list.js';
 import { findShopById, type Shop } from '../store/repositories/shops.js';
 
@@ -19,6 +24,8 @@ export interface ProductEdit {
   variantUnit?: string;
   /** Settings replacing a variant's stored ones, by variant id. */
   variants?: Map<string, VariantSettings>;
+  /** A new variant, after the stored ones (the import numbers positions by index). */
+  newVariant?: ImportVariant;
 }
 
 /** An issue of the edit, relative to the product: `/measurementType`, `/variants/{j}/…`. */
@@ -68,12 +75,15 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
             id: product.id,
             title: product.title,
             measurementType: edit.measurementType ?? product.measurementType,
-            variants: variants.map((record) => {
-              const stored = importVariantOf(record);
-              const changed = { ...stored, ...edit.variants?.get(record.id) };
-              if (!edit.variantUnit) return changed;
-              return { ...changed, unitMeasurement: { ...changed.unitMeasurement, unit: edit.variantUnit } };
-            }),
+            variants: [
+              ...variants.map((record) => {
+                const stored = importVariantOf(record);
+                const changed = { ...stored, ...edit.variants?.get(record.id) };
+                if (!edit.variantUnit) return changed;
+                return { ...changed, unitMeasurement: { ...changed.unitMeasurement, unit: edit.variantUnit } };
+              }),
+              ...(edit.newVariant ? [edit.newVariant] : []),
+            ],
           },
         ],
       },
@@ -82,60 +92,27 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
 }
 
 /**
- * Stock is kept per level in the unit it was written in and read in the variant's unit, converted
- * (PRODUCT.md §6). Between types there is no conversion: a product whose variants hold levels
- * (a level at 0 too) keeps its type, or every read of those levels would fail.
- */
-export function typeChangeIssue(levels: StoredLevel[], newType: MeasurementType): EditIssue | undefined {
-  const other = levels.filter((level) => typeOfUnit(level.unit) !== newType);
-  if (other.length === 0) return undefined;
-  const type = typeOfUnit(other[0]!.unit);
-  const count = `${other.length} level${other.length === 1 ? '' : 's'}`;
-  return {
-    path: '/measurementType',
-    message:
-      `cannot change to ${newType}: its variants hold stock counted in ${type} units (${count}, a level at 0 ` +
-      `included), and stock is not converted between types. Create a new ${newType} product instead.`,
-  };
-}
-
-/**
  * A unit or unit value change keeps every level as it is, read converted to the new unit
- * (convertForStorage, as the API reads it). Refused when that would show other stock than was
- * counted: a conversion with more than 9 decimals (read rounded, as the import refuses a quantity
- * it would round), or other whole units on the platform than it shows (a catalog edit does not
- * re-project levels; `tare import` with the variant's inventory changes both together).
+ * (convertForStorage, as the API reads it), and the import projects the platform's whole units
+ * of the new unit value. Refused when the conversion has more than 9 decimals: the stock would be
+ * read rounded (as the import refuses a quantity it would round).
  */
 export function stockIssues(levels: StoredLevel[], stored: VariantRecord[], edited: ImportVariant[]): EditIssue[] {
   const issues: EditIssue[] = [];
   for (const variant of edited) {
     const before = stored.find((v) => v.id === variant.id);
-    const { unit, value } = variant.unitMeasurement;
+    const { unit } = variant.unitMeasurement;
     for (const level of levels.filter((l) => l.variantId === variant.id)) {
       if (!before || typeOfUnit(level.unit) !== typeOfUnit(unit)) continue;
       const total = new Dec(level.total);
-      const counted = `${total.toFixed()} ${level.unit}`;
       const exact = convert(total, level.unit, unit);
       if (exact.decimalPlaces() > 9) {
         issues.push({
           variantId: variant.id,
           path: '/unitMeasurement/unit',
           message:
-            `would round the stock at location ${level.locationId}: ${counted} is ` +
+            `would round the stock at location ${level.locationId}: ${total.toFixed()} ${level.unit} is ` +
             `${exact.toSignificantDigits(15).toFixed()}… ${unit}, more than 9 decimal places`,
-        });
-        break;
-      }
-      const shown = splitForPlatform(convertForStorage(total, level.unit, before.unit), new Dec(before.unitValue));
-      const next = splitForPlatform(exact, decimalFromJson(value));
-      if (!shown.integer.eq(next.integer)) {
-        issues.push({
-          variantId: variant.id,
-          path: '/unitMeasurement/value',
-          message:
-            `would change the platform's whole units of the stock at location ${level.locationId} ` +
-            `(${counted} is ${shown.integer.toFixed()} units of ${before.unitValue} ${before.unit} but ` +
-            `${next.integer.toFixed()} of ${value} ${unit}); change it with the stock through tare import`,
         });
         break;
       }
@@ -154,32 +131,104 @@ function relativeIssue(path: string, message: string, variantIds: string[]): Edi
   return { variantId: variantIds[Number(match[1])], path: match[2] ?? '', message };
 }
 
+type ImportDeps = { db: Db; importCatalog: (doc: ImportDocument) => Promise<{ shops: { changes: number }[] }> };
+
 /**
  * Applies an edit the way `tare import` would: the edited document is validated by the import's
  * validator, refused when it would misstate stock, then written by the import's own writer (which
- * announces CATALOG_CHANGED, dropping the catalog and app-settings caches of every instance).
- * Writing values already stored changes nothing, so a form posted twice applies once.
+ * announces CATALOG_CHANGED, dropping the catalog and app-settings caches of every instance, and
+ * refuses a type change that would strand stock). Writing values already stored changes nothing,
+ * so a form posted twice applies once.
  */
 export async function applyProductEdit(
-  deps: { db: Db; importCatalog: (doc: ImportDocument) => Promise<{ shops: { changes: number }[] }> },
+  deps: ImportDeps,
   shopId: string,
   productId: string,
   edit: ProductEdit,
 ): Promise<EditResult> {
-  const stored = await loadProduct(deps.db, shopId, productId);
-  const levels = await listProductLevels(deps.db, shopId, productId);
-  if (edit.measurementType && edit.measurementType !== stored.product.measurementType) {
-    const refused = typeChangeIssue(levels, edit.measurementType);
-    if (refused) return { ok: false, status: 409, issues: [refused] };
+  return importEdited(deps, shopId, await loadProduct(deps.db, shopId, productId), edit);
+}
+
+/**
+ * Adds a variant at the end of a stored product or, with `product`, a new product with it as its
+ * first variant: an import of the product with the variant appended. An id the shop already uses
+ * is refused (the import's upsert would overwrite that product, or move that variant here);
+ * posting the same new variant again finds it as sent and changes nothing.
+ */
+export async function addVariant(
+  deps: ImportDeps,
+  shopId: string,
+  target: { productId: string } | { product: ProductRecord },
+  variant: ImportVariant,
+): Promise<EditResult> {
+  const isNew = 'product' in target;
+  // Another shop's product is not found, as in the API.
+  const stored = isNew ? undefined : await loadProduct(deps.db, shopId, target.productId);
+  const productId = isNew ? target.product.id : target.productId;
+  const existing = isNew ? await findProduct(deps.db, shopId, productId) : stored!.product;
+  const [used] = (await findVariantsByIds(deps.db, shopId, [variant.id])).values();
+  const postedAgain =
+    used?.productId === productId &&
+    sameJson(importVariantOf(used), variant) &&
+    (!isNew || sameJson(existing, target.product));
+  if (postedAgain) return { ok: true, changed: false };
+  const issues: EditIssue[] = [];
+  if (isNew && existing) {
+    issues.push({
+      path: '/id',
+      message: `'${productId}' is already used in this shop, by product “${existing.title}”`,
+    });
   }
+  if (used) {
+    issues.push({
+      variantId: variant.id,
+      path: '/id',
+      message: `'${variant.id}' is already used in this shop, by variant “${used.title}” of product ${used.productId}`,
+    });
+  }
+  if (issues.length > 0) return { ok: false, status: 409, issues };
+  if (!isNew) return importEdited(deps, shopId, stored!, { newVariant: variant });
+  const shop = await findShopById(deps.db, shopId);
+  if (!shop) throw errors.notFound('product', productId);
+  return importEdited(deps, shopId, { shop, product: target.product, variants: [] }, { newVariant: variant });
+}
+
+async function importEdited(
+  deps: ImportDeps,
+  shopId: string,
+  stored: StoredProduct,
+  edit: ProductEdit,
+): Promise<EditResult> {
+  const levels = await listProductLevels(deps.db, shopId, stored.product.id);
   const doc = editedDocument(stored, edit);
-  const ids = stored.variants.map((v) => v.id);
+  const ids = [...stored.variants.map((v) => v.id), ...(edit.newVariant ? [edit.newVariant.id] : [])];
   const checked = validateImport(doc);
   if (!checked.ok) {
     return { ok: false, status: 400, issues: checked.issues.map((i) => relativeIssue(i.path, i.message, ids)) };
   }
   const misstated = stockIssues(levels, stored.variants, checked.value.shops[0]!.products![0]!.variants);
   if (misstated.length > 0) return { ok: false, status: 409, issues: misstated };
-  const summary = await deps.importCatalog(checked.value);
-  return { ok: true, changed: summary.shops.some((shop) => shop.changes > 0) };
+  try {
+    const summary = await deps.importCatalog(checked.value);
+    return { ok: true, changed: summary.shops.some((shop) => shop.changes > 0) };
+  } catch (error) {
+    if (!(error instanceof ImportRefusedError)) throw error;
+    return { ok: false, status: 409, issues: error.issues.map((i) => relativeIssue(i.path, i.message, ids)) };
+  }
+}
+
+/** Equal as JSON whatever the order of keys (a stored variant against the one a form sends). */
+function sameJson(a: unknown, b: unknown): boolean {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([, v]) => v !== undefined)
+              .sort(([x], [y]) => (x < y ? -1 : 1))
+              .map(([k, v]) => [k, sorted(v)]),
+          )
+        : value;
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 }

@@ -1,3 +1,4 @@
+import type { ImportVariant } from '../services/catalog-import/import-document.js';
 import type { VariantRecord } from '../store/repositories/catalog.js';
 import type { EditIssue, VariantSettings } from './product-edits.js';
 import { field } from './forms.js';
@@ -37,13 +38,15 @@ export function storedValues(variant: VariantRecord): VariantValues {
   return values;
 }
 
+/** The fields of the variant forms (a new variant's id, title and price, then its settings). */
+const VARIANT_FIELD =
+  /^(variantId|variantTitle|price|unit|unitValue|displayStyle|min|increment|defaultValue|max|preset(Value|Label|Price)_\d{1,3})$/;
+
 /** The values of a posted form (or preview query), text as typed. */
 export function postedValues(body: unknown): VariantValues {
   const values: VariantValues = {};
   for (const name of Object.keys((body ?? {}) as object)) {
-    if (/^(unit|unitValue|displayStyle|min|increment|defaultValue|max|preset(Value|Label|Price)_\d{1,3})$/.test(name)) {
-      values[name] = field(body, name);
-    }
+    if (VARIANT_FIELD.test(name)) values[name] = field(body, name);
   }
   return values;
 }
@@ -73,6 +76,9 @@ export function presetRows(values: VariantValues): PresetRow[] {
 }
 
 export const FIELD_LABELS: Record<string, string> = {
+  variantId: 'Variant id',
+  variantTitle: 'Variant title',
+  price: 'Price',
   unit: 'Unit',
   unitValue: 'Unit value',
   displayStyle: 'Display style',
@@ -146,11 +152,28 @@ export function parseVariantForm(values: VariantValues): ParsedVariant {
   return { settings: { unitMeasurement: { unit, value: unitValue }, settings: { onlineStore } }, issues, presetRowOf };
 }
 
+/**
+ * A new variant's form: its id, title and price as typed (the import's validator says what is
+ * wrong with them), then its measured settings read as the variant form reads them.
+ */
+export function parseNewVariant(values: VariantValues): ParsedVariant & { variant?: ImportVariant } {
+  const parsed = parseVariantForm(values);
+  if (!parsed.settings) return parsed;
+  const text = (name: string) => (values[name] ?? '').trim();
+  return {
+    ...parsed,
+    variant: { id: text('variantId'), title: text('variantTitle'), price: text('price'), ...parsed.settings },
+  };
+}
+
 const RULE = /^\/settings\/onlineStore\/rules(?:\/(min|increment|defaultValue|max))?$/;
 const PRESET = /^\/settings\/onlineStore\/presets(?:\/(\d+)(?:\/(value|label|price))?)?$/;
 
 /** The form field an import issue about the variant belongs to (`` for the summary). */
 export function fieldOfIssue(path: string, presetRowOf: number[]): string {
+  if (path === '/id') return 'variantId';
+  if (path === '/title') return 'variantTitle';
+  if (path === '/price') return 'price';
   if (path === '/unitMeasurement/unit') return 'unit';
   if (path === '/unitMeasurement/value') return 'unitValue';
   if (path === '/settings/onlineStore/displayStyle') return 'displayStyle';

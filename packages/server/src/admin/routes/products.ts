@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isMeasurementType, MEASUREMENT_TYPES, UNIT_CATALOGUE } from '../../domain/units.js';
+import { isMeasurementType, MEASUREMENT_TYPES, type MeasurementType, UNIT_CATALOGUE } from '../../domain/units.js';
 import { errors } from '../../errors.js';
-import { listVariantsPage } from '../../store/repositories/catalog.js';
+import { listVariantsPage, type ProductRecord } from '../../store/repositories/catalog.js';
 import { listProductsPage } from '../../store/repositories/product-list.js';
+import { listStockLocations } from '../../store/repositories/stock-overview.js';
+import { findShopById } from '../../store/repositories/shops.js';
 import type { AdminContext } from '../admin-app.js';
 import { previewCartLines } from '../cart-line-preview.js';
 import { field } from '../forms.js';
-import { applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from '../product-edits.js';
+import { addVariant, applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from '../product-edits.js';
 import { sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 import {
+  parseNewVariant,
   parseVariantForm,
   postedValues,
   presetRows,
@@ -24,6 +27,9 @@ interface ProductParams {
   Params: { productId: string };
   Querystring: Record<string, string>;
 }
+interface NewParams {
+  Params: { productId?: string };
+}
 interface VariantParams {
   Params: { productId: string; variantId: string };
   Querystring: Record<string, string>;
@@ -32,6 +38,23 @@ interface VariantParams {
 const DONE: Record<string, string> = {
   saved: 'Saved: the API, the storefront’s settings and the cart preview use the new settings now.',
   unchanged: 'Nothing to save: the settings were already these.',
+  created: 'Created: the API and the storefront’s settings have it now. Set its stock at a location below.',
+};
+
+/** The new product form's own fields (the variant's are the variant forms'). */
+const PRODUCT_FIELDS: Record<string, [name: string, label: string]> = {
+  '/id': ['productId', 'Product id'],
+  '/title': ['productTitle', 'Product title'],
+  '/measurementType': ['measurementType', 'Measurement type'],
+};
+
+/** What a new variant's form starts with: a number input of 1 unit, a step of 1, no maximum. */
+const NEW_VARIANT: VariantValues = {
+  displayStyle: 'number',
+  unitValue: '1',
+  min: '1',
+  increment: '1',
+  defaultValue: '1',
 };
 
 /** Every unit of every type, for the selects (grouped by type). */
@@ -101,6 +124,11 @@ export function productRoutes(ctx: AdminContext) {
     const { productId, variantId } = request.params;
     const variant = stored.variants.find((v) => v.id === variantId)!;
     const values = state.values ?? storedValues(variant);
+    // Levels are created by their first write: every location of the shop can be set from here.
+    const locations = (await listStockLocations(ctx.db, staff.shopId)).map((location) => ({
+      name: location.name,
+      href: `/admin/inventory/${encodeURIComponent(location.id)}/${encodeURIComponent(variantId)}`,
+    }));
     return sendPage(reply, state.status ?? 200, 'product-variant', {
       title: `${stored.product.title} — ${variant.title}`,
       current: 'products',
@@ -114,6 +142,7 @@ export function productRoutes(ctx: AdminContext) {
       values,
       presets: presetRows(values),
       preview: await preview(stored, variantId, values),
+      locations,
       notice: DONE[request.query.done ?? ''],
       summary: state.summary,
       issues: state.issues ?? {},
@@ -121,6 +150,79 @@ export function productRoutes(ctx: AdminContext) {
       productPath: productPath(productId),
       path: variantPath(productId, variantId),
     });
+  }
+
+  /** The new product form, or the new variant form of a stored product. */
+  async function newPage(request: FastifyRequest<NewParams>, reply: FastifyReply, state: FormState = {}) {
+    const staff = request.staff!;
+    const { productId } = request.params;
+    const stored = productId === undefined ? undefined : await loadProduct(ctx.db, staff.shopId, productId);
+    const shop = stored?.shop ?? (await findShopById(ctx.db, staff.shopId));
+    const values = state.values ?? NEW_VARIANT;
+    const title = stored ? `Add a variant to ${stored.product.title}` : 'Add a product';
+    return sendPage(reply, state.status ?? 200, 'product-new', {
+      title,
+      current: 'products',
+      scripts: ['products.js'],
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      product: stored?.product,
+      currency: shop?.currency ?? '',
+      types: MEASUREMENT_TYPES,
+      // A new product's type is chosen in the same form: every unit is offered, grouped by type.
+      ...(stored
+        ? { units: UNIT_CATALOGUE[stored.product.measurementType].units.map((u) => u.id) }
+        : { unitGroups: UNIT_GROUPS }),
+      values,
+      presets: presetRows(values),
+      summary: state.summary,
+      issues: state.issues ?? {},
+      other: state.other ?? [],
+      submit: stored ? 'Add variant' : 'Create product',
+      path: stored ? `${productPath(stored.product.id)}/variants/new` : '/admin/products/new',
+      backPath: stored ? productPath(stored.product.id) : '/admin/products',
+      backTitle: stored ? stored.product.title : 'Products',
+    });
+  }
+
+  /** Creates the posted variant (and product); the form again with each issue beside its field. */
+  async function createVariant(request: FastifyRequest<NewParams>, reply: FastifyReply) {
+    const staff = request.staff!;
+    const values = { ...postedValues(request.body), ...productValues(request.body) };
+    const parsed = parseNewVariant(values);
+    if (!parsed.variant) return newPage(request, reply, { status: 400, values, ...refused(parsed.issues, []) });
+    const { productId } = request.params;
+    const target: { productId: string } | { product: ProductRecord } =
+      productId !== undefined
+        ? { productId }
+        : {
+            product: {
+              id: values.productId!.trim(),
+              title: values.productTitle!.trim(),
+              // Any text: the import's validator names a type it does not know, beside the field.
+              measurementType: values.measurementType as MeasurementType,
+            },
+          };
+    const result = await addVariant(ctx, staff.shopId, target, parsed.variant);
+    if (!result.ok) {
+      const product = result.issues.filter((issue) => !issue.variantId && PRODUCT_FIELDS[issue.path]);
+      const productFields = Object.fromEntries(
+        product.map((issue) => {
+          const [name, label] = PRODUCT_FIELDS[issue.path]!;
+          return [name, `${label} ${issue.message}`];
+        }),
+      );
+      const rest = result.issues.filter((issue) => !product.includes(issue));
+      const { fields, other } = variantIssues(rest, parsed.variant.id, parsed.presetRowOf);
+      return newPage(request, reply, {
+        status: result.status,
+        values,
+        ...refused({ ...productFields, ...fields }, other),
+      });
+    }
+    const done = result.changed ? 'created' : 'unchanged';
+    const owner = 'product' in target ? target.product.id : target.productId;
+    return reply.redirect(`${variantPath(owner, parsed.variant.id)}?done=${done}`, 303);
   }
 
   /** The cart lines of what the form holds; what cannot be read yet is said instead. */
@@ -177,6 +279,17 @@ export function productRoutes(ctx: AdminContext) {
         productPath,
       });
     });
+
+    app.get<NewParams>('/admin/products/new', (request, reply) => newPage(request, reply));
+    app.post<NewParams>('/admin/products/new', { preHandler: app.csrfProtection }, (request, reply) =>
+      createVariant(request, reply),
+    );
+    app.get<ProductParams>('/admin/products/:productId/variants/new', (request, reply) => newPage(request, reply));
+    app.post<ProductParams>(
+      '/admin/products/:productId/variants/new',
+      { preHandler: app.csrfProtection },
+      (request, reply) => createVariant(request, reply),
+    );
 
     app.get<ProductParams>('/admin/products/:productId', (request, reply) => productPage(request, reply));
 
@@ -249,6 +362,11 @@ function refused(issues: Record<string, string>, other: string[]): FormState {
     issues,
     other,
   };
+}
+
+/** A new product's own fields, as typed. */
+function productValues(body: unknown): Record<string, string> {
+  return Object.fromEntries(['productId', 'productTitle', 'measurementType'].map((name) => [name, field(body, name)]));
 }
 
 /** The product form's fields: its type, and the unit given to the variants. */

@@ -15,6 +15,8 @@ document.addEventListener('DOMContentLoaded', () => {
   style.addEventListener('change', showFieldsets);
   showFieldsets();
 
+  // The new product and new variant forms have no stored variant to preview.
+  if (!form.dataset.preview) return;
   const preview = document.getElementById('preview');
   const status = document.getElementById('preview-status');
   let timer;
