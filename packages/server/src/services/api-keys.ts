@@ -13,7 +13,7 @@ import {
 } from '../store/repositories/api-keys.js';
 import { findShopByDomain } from '../store/repositories/shops.js';
 import { API_KEYS_CHANGED } from './change-channels.js';
-import { HEARD_WAIT_MS } from './heard-lease.js';
+import { HEARD_TRUST_MS, HEARD_WAIT_MS } from './heard-lease.js';
 
 export interface Principal {
   keyId: string;
@@ -112,6 +112,12 @@ export async function revokeKey(
 /** What the hash of an unknown key id's secret is compared with: no secret hashes to it. */
 const NO_KEY_SHA256 = randomBytes(32);
 const CACHE_LIMIT = 10_000;
+/**
+ * How old a lookup in flight may be for another request to share its answer: a revocation
+ * returns HEARD_WAIT_MS after its commit, so a lookup sent at most HEARD_WAIT_MS − HEARD_TRUST_MS
+ * before a request that arrived after the revocation returned was sent after that commit.
+ */
+const JOIN_MS = HEARD_WAIT_MS - HEARD_TRUST_MS;
 
 interface Entry {
   record: ApiKeyRecord;
@@ -168,7 +174,23 @@ export function createAuthenticator(deps: {
     return unknownUntil !== undefined && unknownUntil > now() ? undefined : 'ask';
   }
 
-  async function lookup(keyId: string): Promise<Entry | undefined> {
+  // Lookups in flight by key id: requests that find no usable cache (a lapsed lease under load)
+  // share one, if it was sent less than JOIN_MS ago and no change was heard since.
+  const inFlight = new Map<string, { promise: Promise<Entry | undefined>; at: number; generation: number }>();
+
+  function lookup(keyId: string): Promise<Entry | undefined> {
+    const joined = inFlight.get(keyId);
+    if (joined && joined.generation === generation && now() - joined.at <= JOIN_MS) return joined.promise;
+    const flight = { promise: read(keyId), at: now(), generation };
+    inFlight.set(keyId, flight);
+    const done = () => {
+      if (inFlight.get(keyId) === flight) inFlight.delete(keyId);
+    };
+    flight.promise.then(done, done);
+    return flight.promise;
+  }
+
+  async function read(keyId: string): Promise<Entry | undefined> {
     const asked = generation;
     const record = await findApiKey(deps.db, keyId);
     const cacheable = deps.cacheTtlMs > 0 && asked === generation;
