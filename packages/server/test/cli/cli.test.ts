@@ -229,6 +229,39 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
   );
 
   it(
+    'when a file changes the type of a product holding stock, then it exits 1 naming the JSON path and writes nothing',
+    async () => {
+      const doc: any = catalogFile(`cli-type-${Date.now()}.example`);
+      const file = join(work, 'typed.json');
+      await writeFile(file, JSON.stringify(doc));
+      expect((await tare(['import', file], store.env)).code).toBe(0);
+      const product = doc.shops[0].products[0];
+      product.measurementType = 'length';
+      product.variants[0].unitMeasurement.unit = 'm';
+      delete product.variants[0].inventory;
+      await writeFile(file, JSON.stringify(doc));
+      const before = await withStore(dump);
+
+      // Only the stored stock tells this one: it is printed like the validator's issues.
+      const run = await tare(['import', file], store.env);
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: [
+          `error: ${file} was not imported; nothing was written. Fix these entries:`,
+          '  /shops/0/products/0/measurementType: cannot change to length: its variants hold stock counted in ' +
+            'weight units (1 level: variant 2001 at location 70001; a level at 0 counts), and stock is not ' +
+            "converted between types. Restate each of those levels in length units in the variant's inventory, " +
+            'or create a new length product.',
+          '',
+        ].join('\n'),
+      });
+      expect(await withStore(dump)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
     'when the file is not JSON or does not exist, then it exits 1 with a message naming the file',
     async () => {
       const notJson = join(work, 'not-json.json');
