@@ -306,6 +306,8 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
     expect(await page.getByRole('link', { name: 'Set stock at Main store' }).getAttribute('href')).toBe(
       '/admin/inventory/70001/2302',
     );
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-product-variant-added`);
   });
 
   test('when the unit changes within the type (g to kg), then the stock read through the API is the same quantity', async () => {
