@@ -1,5 +1,6 @@
 import type { RestockType } from '../domain/order-bookings.js';
 import type { Queryable } from '../store/db.js';
+import type { PlatformKind } from '../store/repositories/shops.js';
 
 export type { RestockType };
 
@@ -66,6 +67,14 @@ export type LineItemChange =
     };
 
 /**
+ * What the caller already read of the shop in this transaction: its platform, so that routing a
+ * call to the shop's adapter needs no query of its own. Adapters ignore it.
+ */
+export interface KnownShop {
+  platform?: PlatformKind | null;
+}
+
+/**
  * The port through which Tare writes the platform's integer inventory and reads and edits its
  * orders. `tx` lets the embedded platform write in Tare's own transaction; remote adapters
  * ignore it.
@@ -83,6 +92,7 @@ export interface PlatformGateway {
     levels: LevelProjection[],
     /** What caused the change (`gid://tare/…`), for platforms that record a reference document. */
     cause?: string,
+    shop?: KnownShop,
   ): Promise<ProjectionResult>;
   /** The platform's whole units for these levels (a level it does not stock reads 0). */
   readLevels(tx: Queryable, shopId: string, levels: Omit<PlatformLevel, 'available'>[]): Promise<PlatformLevel[]>;
@@ -93,7 +103,7 @@ export interface PlatformGateway {
     tx: Queryable,
     shopId: string,
     orderId: string,
-    options?: { forUpdate?: boolean },
+    options?: { forUpdate?: boolean } & KnownShop,
   ): Promise<PlatformOrder | undefined>;
   /** Applies line changes as one edit; adapters that can pass `notifyCustomer` and `staffNote` on do so. */
   editOrder(

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Db, Queryable } from '../store/db.js';
-import { findStoredResponse, storeResponse, tryClaimKey } from '../store/repositories/idempotency.js';
+import { claimKey, storeResponse } from '../store/repositories/idempotency.js';
 
 export interface IdempotencyRequest {
   shopId: string;
@@ -31,7 +31,8 @@ export async function runIdempotent(
 ): Promise<WriteResponse> {
   return db.transaction(async (tx) => {
     if (!request) return { ...(await execute(tx)), replayed: false };
-    if (!(await tryClaimKey(tx, request.shopId, request.key))) {
+    const { claimed, stored } = await claimKey(tx, request.shopId, request.key, request.retentionHours);
+    if (!claimed) {
       throw new AppError(
         'idempotency_key_in_use',
         'A request with this Idempotency-Key is still being processed; retry shortly.',
@@ -39,7 +40,6 @@ export async function runIdempotent(
         { 'retry-after': '1' },
       );
     }
-    const stored = await findStoredResponse(tx, request.shopId, request.key, request.retentionHours);
     if (stored) {
       if (!stored.fingerprint.equals(request.fingerprint)) {
         throw new AppError(

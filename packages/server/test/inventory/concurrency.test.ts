@@ -189,6 +189,67 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
     }
   });
 
+  it('when batches in opposite orders race while half their levels exist and half are created, then none deadlocks and each applies whole', async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    // Every other variant gets its level first: the batches then lock existing levels and create
+    // the others at once, on both instances.
+    const existing = BATCH_IDS.filter((_, i) => i % 2 === 0);
+    expectAllOk([
+      await adjust(
+        serverA,
+        key,
+        `first-${randomUUID()}`,
+        existing.map((variantId) => ({ variantId, delta: deltaOf(1) })),
+      ),
+    ]);
+    const requests = Array.from({ length: 20 }, (_, r) => ({
+      idempotencyKey: `mixed-${r}-${randomUUID()}`,
+      server: r % 4 < 2 ? serverA : serverB,
+      adjustments: (r % 2 ? [...BATCH_IDS].reverse() : BATCH_IDS).map((variantId, v) => ({
+        variantId,
+        delta: deltaOf(r * 10 + v + 3),
+      })),
+    }));
+
+    const answers = await Promise.all(requests.map((q) => adjust(q.server, key, q.idempotencyKey, q.adjustments)));
+
+    expectAllOk(answers);
+    for (const variantId of BATCH_IDS) {
+      const first = existing.includes(variantId) ? inKg(deltaOf(1)) : new Dec(0);
+      const expected = requests.reduce(
+        (acc, q) => acc.plus(inKg(q.adjustments.find((a) => a.variantId === variantId)!.delta)),
+        first,
+      );
+      await expectLevel(
+        dbA,
+        shopId,
+        variantId,
+        '0.25',
+        expected,
+        requests.length + (existing.includes(variantId) ? 1 : 0),
+      );
+    }
+  });
+
+  it('when a level that exists is adjusted, then its row is written once (locking it writes nothing)', async () => {
+    const { key } = await seedConcurrencyShop(dbA);
+    expectAllOk([await adjust(serverA, key, `create-${randomUUID()}`, [{ variantId: SINGLE_ID, delta: deltaOf(1) }])]);
+    // A row trigger counts every version written (an update of a row to itself counts too).
+    await dbA.query(`CREATE TABLE IF NOT EXISTS test_level_writes (n bigint NOT NULL);
+      DELETE FROM test_level_writes; INSERT INTO test_level_writes VALUES (0);
+      CREATE OR REPLACE FUNCTION test_count_level_write() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN UPDATE test_level_writes SET n = n + 1; RETURN NULL; END $$;
+      CREATE TRIGGER test_level_writes AFTER INSERT OR UPDATE ON inventory_levels
+        FOR EACH ROW EXECUTE FUNCTION test_count_level_write()`);
+    try {
+      expectAllOk([await adjust(serverB, key, `once-${randomUUID()}`, [{ variantId: SINGLE_ID, delta: deltaOf(2) }])]);
+    } finally {
+      await dbA.query('DROP TRIGGER test_level_writes ON inventory_levels');
+    }
+    const { rows } = await dbA.query<{ n: string }>('SELECT n::text FROM test_level_writes');
+    expect(rows[0]!.n).toBe('1');
+  });
+
   it('when failing batches (an unknown variant or a wrong unit last) race with good ones, then the failures leave nothing behind', async () => {
     const { key, shopId } = await seedConcurrencyShop(dbA);
     const good = Array.from({ length: 12 }, (_, r) => ({

@@ -37,7 +37,7 @@ export async function processEvent(tx: Queryable, gateway: PlatformGateway, even
     return { summary: `level ${locationId}/${variantId}: ${outcome}` };
   }
   const orderId = String(payload.orderId ?? '');
-  const result = await syncOrder(tx, gateway, { shopId: event.shopId, orderId, requestId });
+  const result = await syncOrder(tx, gateway, { shopId: event.shopId, orderId, requestId, platform: event.platform });
   if (!result.found) return { summary: `order ${orderId}: not on the platform` };
   const skipped = result.skipped.length ? `, ${result.skipped.length} line(s) skipped` : '';
   return { summary: `order ${orderId}: ${result.booked} booking(s)${skipped}` };

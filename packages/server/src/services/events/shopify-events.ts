@@ -44,8 +44,9 @@ export async function processShopifyEvent(tx: Queryable, event: InboxEvent): Pro
  * lose it. It stays pending until the shop is connected again. Returns the summary when held.
  */
 export async function holdWhileSyncStopped(tx: Queryable, event: InboxEvent): Promise<string | undefined> {
-  const status = await shopifyConnectionStatus(tx, event.shopId);
-  if (status === undefined || status === 'active') return undefined;
+  // The claim read it (in this transaction, which nothing here has changed since).
+  const status = event.shopifySync !== undefined ? event.shopifySync : await shopifyConnectionStatus(tx, event.shopId);
+  if (status == null || status === 'active') return undefined;
   await holdEvent(tx, event.id);
   return `held until the shop is connected again: its Shopify sync is stopped (${status})`;
 }

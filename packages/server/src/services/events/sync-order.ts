@@ -11,6 +11,7 @@ import { convertForStorage } from '../../domain/units.js';
 import type { PlatformGateway, PlatformOrder } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import type { LedgerOperation, LedgerReference } from '../../store/repositories/inventory.js';
+import type { PlatformKind } from '../../store/repositories/shops.js';
 import {
   lockOrderBookings,
   type OrderContext,
@@ -33,6 +34,8 @@ export interface OrderSync {
   pathOf?: (variantId: string) => string;
   /** An import states the stock with its orders already taken off: record, never book. */
   baseline?: boolean;
+  /** The shop's platform, when the caller read it in this transaction (routes without a query). */
+  platform?: PlatformKind | null;
 }
 
 export interface OrderSyncResult {
@@ -54,7 +57,7 @@ export interface OrderSyncResult {
 export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: OrderSync): Promise<OrderSyncResult> {
   const { shopId, orderId } = sync;
   await lockOrderBookings(tx, shopId, orderId);
-  const order = await gateway.readOrder(tx, shopId, orderId, { forUpdate: true });
+  const order = await gateway.readOrder(tx, shopId, orderId, { forUpdate: true, platform: sync.platform });
   if (!order) return { found: false, booked: 0, skipped: [] };
   const context = await readOrderContext(tx, shopId, {
     id: orderId,

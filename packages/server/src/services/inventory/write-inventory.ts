@@ -93,7 +93,7 @@ export async function applyInventoryWrite(
 ): Promise<InventoryResult[]> {
   const { shopId, locationId } = write;
   const ids = write.entries.map((e) => e.variantId);
-  const { locationFound, levels } = await lockLevelsForWrite(tx, shopId, locationId, ids);
+  const { locationFound, platform, levels } = await lockLevelsForWrite(tx, shopId, locationId, ids);
   if (!locationFound) throw errors.notFound('location', locationId);
   const unknown = ids.filter((id) => !levels.has(id));
   if (unknown.length) {
@@ -172,7 +172,9 @@ export async function applyInventoryWrite(
     };
   });
   if (issues.length) throw errors.validation(issues, 'body');
-  const { projected, moved } = await gateway.projectLevels(tx, shopId, projections, causeUri(write, reference));
+  const { projected, moved } = await gateway.projectLevels(tx, shopId, projections, causeUri(write, reference), {
+    platform,
+  });
   // A level the platform moved unseen keeps its old expectation (plus the moves accounted
   // here): following it is the inbox's work (§14), never an overwrite.
   const shown = new Map(projected.map((p) => [p.variantId, p.available]));

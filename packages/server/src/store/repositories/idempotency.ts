@@ -8,44 +8,37 @@ export interface StoredResponse {
 }
 
 /**
- * Claims `key` for this transaction without waiting: false means another transaction holds it
- * right now (the request is still in flight). The lock ends with the transaction. Keys are
- * hashed into the lock space per shop; a rare collision only answers a retryable 409.
+ * Claims `key` for this transaction without waiting and, once claimed, reads its stored response
+ * (one younger than `retentionHours`), in one round trip. `claimed` false means another
+ * transaction holds the key right now (the request is still in flight). The lock ends with the
+ * transaction. Keys are hashed into the lock space per shop; a rare collision only answers a
+ * retryable 409. The read runs after the lock is held, with a fresh snapshot (migration 0009).
  */
-export async function tryClaimKey(db: Queryable, shopId: string, key: string): Promise<boolean> {
-  const { rows } = await db.query<{ claimed: boolean }>(
-    'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS claimed',
-    [Number(shopId) % 2_147_483_647, key],
-  );
-  return rows[0]?.claimed === true;
-}
-
-/** The stored response of `key`, when one younger than `retentionHours` exists. */
-export async function findStoredResponse(
+export async function claimKey(
   db: Queryable,
   shopId: string,
   key: string,
   retentionHours: number,
-): Promise<StoredResponse | undefined> {
+): Promise<{ claimed: boolean; stored?: StoredResponse }> {
   const { rows } = await db.query<{
-    fingerprint: Uint8Array;
-    response_status: number;
-    response_body: string;
-    request_id: string;
-  }>(
-    `SELECT fingerprint, response_status, response_body, request_id FROM idempotency_keys
-     WHERE shop_id = $1 AND key = $2 AND created_at > now() - make_interval(hours => $3)`,
-    [shopId, key, retentionHours],
-  );
+    claimed: boolean;
+    fingerprint: Uint8Array | null;
+    response_status: number | null;
+    response_body: string | null;
+    request_id: string | null;
+  }>('SELECT * FROM tare_claim_idempotency_key($1, $2, $3)', [shopId, key, retentionHours]);
   const row = rows[0];
-  return (
-    row && {
+  if (row?.claimed !== true) return { claimed: false };
+  if (row.fingerprint === null) return { claimed: true };
+  return {
+    claimed: true,
+    stored: {
       fingerprint: Buffer.from(row.fingerprint),
-      status: row.response_status,
-      body: row.response_body,
-      requestId: row.request_id,
-    }
-  );
+      status: row.response_status!,
+      body: row.response_body!,
+      requestId: row.request_id!,
+    },
+  };
 }
 
 /** Stores the response (replacing an expired one of the same key) in the caller's transaction. */

@@ -1,5 +1,6 @@
 import type { MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
+import type { PlatformKind } from './shops.js';
 
 export interface LevelKey {
   shopId: string;
@@ -86,23 +87,28 @@ export interface LockedLevel {
 }
 
 /**
- * One round trip for the start of an inventory write: whether the location exists, and the
- * levels of those `variantIds` the shop has, locked for this transaction (missing levels are
- * created at zero in the variant's unit). Rows are created and locked in one fixed order
- * (variant id, byte order), so two batches touching the same variants in any order can never
- * deadlock. Unknown variants are absent; nothing is locked for an unknown location. The caller
- * validates afterwards and rolls back on any problem.
+ * One round trip for the start of an inventory write: whether the location exists, the shop's
+ * platform, and the levels of those `variantIds` the shop has, locked for this transaction.
+ * Unknown variants are absent; nothing is locked for an unknown location. The caller validates
+ * afterwards and rolls back on any problem.
+ *
+ * Rows are locked in one fixed order (variant id, byte order), so two batches touching the same
+ * variants in any order can never deadlock. When every level exists (the usual case) they are
+ * locked with `FOR UPDATE`, which writes nothing; when one is missing, all of them go through an
+ * upsert in that order (missing ones created at zero in the variant's unit, existing ones
+ * "updated" to themselves, which locks them and returns their latest committed total). Either
+ * way each transaction takes its whole set in that order, and `FOR UPDATE` never waits for a row
+ * another transaction is still creating (it does not see it, so it takes the upsert path).
  */
 export async function lockLevelsForWrite(
   db: Queryable,
   shopId: string,
   locationId: string,
   variantIds: string[],
-): Promise<{ locationFound: boolean; levels: Map<string, LockedLevel> }> {
-  // Missing levels are inserted, existing ones "updated" to themselves, which locks them
-  // (waiting for any writer holding them) and returns their latest committed total.
+): Promise<{ locationFound: boolean; platform: PlatformKind | null; levels: Map<string, LockedLevel> }> {
   const { rows } = await db.query<{
     location_found: boolean;
+    platform: PlatformKind | null;
     id: string | null;
     measurement_type: MeasurementType;
     unit: string;
@@ -116,14 +122,24 @@ export async function lockLevelsForWrite(
        SELECT v.id, v.unit, v.unit_value, p.measurement_type
        FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
        WHERE v.shop_id = $1 AND v.id = ANY($3::text[])),
-     locked AS (
+     complete AS (
+       SELECT NOT EXISTS (
+         SELECT 1 FROM v CROSS JOIN loc WHERE NOT EXISTS (
+           SELECT 1 FROM inventory_levels l WHERE l.shop_id = $1 AND l.location_id = loc.id AND l.variant_id = v.id)) AS ok),
+     existing AS (
+       SELECT l.variant_id, l.total, l.unit, l.platform_available FROM inventory_levels l
+       WHERE (SELECT ok FROM complete) AND l.shop_id = $1 AND l.location_id = (SELECT id FROM loc)
+         AND l.variant_id IN (SELECT id FROM v)
+       ORDER BY l.variant_id COLLATE "C" FOR UPDATE),
+     upserted AS (
        INSERT INTO inventory_levels AS l (shop_id, location_id, variant_id, total, unit)
-       SELECT $1, loc.id, v.id, 0, v.unit FROM v CROSS JOIN loc
+       SELECT $1, loc.id, v.id, 0, v.unit FROM v CROSS JOIN loc WHERE NOT (SELECT ok FROM complete)
        ORDER BY v.id COLLATE "C"
        ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total
-       RETURNING l.variant_id, l.total, l.unit, l.platform_available)
-     SELECT EXISTS (SELECT 1 FROM loc) AS location_found, v.id, v.unit, v.unit_value, v.measurement_type,
-       locked.total, locked.unit AS level_unit, locked.platform_available
+       RETURNING l.variant_id, l.total, l.unit, l.platform_available),
+     locked AS (SELECT * FROM existing UNION ALL SELECT * FROM upserted)
+     SELECT EXISTS (SELECT 1 FROM loc) AS location_found, (SELECT platform FROM shops WHERE id = $1) AS platform,
+       v.id, v.unit, v.unit_value, v.measurement_type, locked.total, locked.unit AS level_unit, locked.platform_available
      FROM (SELECT 1) AS one
      LEFT JOIN v ON true
      LEFT JOIN locked ON locked.variant_id = v.id`,
@@ -132,7 +148,8 @@ export async function lockLevelsForWrite(
   const locationFound = rows[0]?.location_found === true;
   const levels = new Map<string, LockedLevel>();
   for (const row of rows) {
-    if (row.id === null) continue;
+    // A variant without a locked level: the location is unknown (or the level vanished meanwhile).
+    if (row.id === null || row.total === null) continue;
     levels.set(row.id, {
       variantId: row.id,
       measurementType: row.measurement_type,
@@ -143,7 +160,7 @@ export async function lockLevelsForWrite(
       platformAvailable: row.platform_available === null ? null : Number(row.platform_available),
     });
   }
-  return { locationFound, levels };
+  return { locationFound, platform: rows[0]?.platform ?? null, levels };
 }
 
 /**

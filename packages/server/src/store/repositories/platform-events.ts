@@ -1,4 +1,6 @@
 import type { Queryable } from '../db.js';
+import type { PlatformKind } from './shops.js';
+import type { ShopifyConnectionStatus } from '../../platform/shopify/connection.js';
 
 /** What happened on the platform, in Tare's words (PRODUCT.md §14); every adapter maps onto these. */
 export type PlatformEventTopic =
@@ -40,6 +42,9 @@ export interface InboxEvent {
   topic: PlatformEventTopic;
   payload: PlatformEventPayload;
   attempts: number;
+  /** The shop's platform and its Shopify sync's status (none when not connected), read with the claim. */
+  platform?: PlatformKind | null;
+  shopifySync?: ShopifyConnectionStatus | null;
 }
 
 /** NOTIFY channel that wakes the inbox workers of every instance when an event is stored. */
@@ -73,11 +78,15 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
     topic: PlatformEventTopic;
     payload: PlatformEventPayload;
     attempts: number;
+    platform: PlatformKind | null;
+    shopify_sync: ShopifyConnectionStatus | null;
   }>(
-    `UPDATE platform_events SET status = 'processed', processed_at = now(), attempts = attempts + 1, last_error = NULL
+    `UPDATE platform_events e SET status = 'processed', processed_at = now(), attempts = attempts + 1, last_error = NULL
      WHERE id = (SELECT id FROM platform_events WHERE status = 'pending' AND next_attempt_at <= now()
                  ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, shop_id, event_id, topic, payload, attempts - 1 AS attempts`,
+     RETURNING id, shop_id, event_id, topic, payload, attempts - 1 AS attempts,
+       (SELECT platform FROM shops WHERE id = e.shop_id) AS platform,
+       (SELECT status FROM shopify_connections WHERE shop_id = e.shop_id) AS shopify_sync`,
   );
   const row = rows[0];
   return row
@@ -88,6 +97,8 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
         topic: row.topic,
         payload: row.payload,
         attempts: row.attempts,
+        platform: row.platform,
+        shopifySync: row.shopify_sync,
       }
     : undefined;
 }
