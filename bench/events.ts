@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { requestFingerprint } from '../packages/server/src/domain/idempotency-key.js';
 import { createLocalGateway } from '../packages/server/src/platform/local/local-gateway.js';
+import { createPlatforms } from '../packages/server/src/platform/platforms.js';
 import { addToCart, createCart } from '../packages/server/src/platform/local/sandbox/carts.js';
 import { createEventDelivery } from '../packages/server/src/platform/local/sandbox/event-delivery.js';
 import { checkout } from '../packages/server/src/platform/local/sandbox/shop-actions.js';
@@ -19,6 +20,8 @@ import type { ImportShop } from '../packages/server/src/services/catalog-import/
 import { validateImport } from '../packages/server/src/services/catalog-import/validate-import.js';
 import { createInboxWorker } from '../packages/server/src/services/events/inbox-worker.js';
 import { createInventoryWriter } from '../packages/server/src/services/inventory/write-inventory.js';
+import { createKeyring } from '../packages/server/src/secrets/keyring.js';
+import type { PlatformGateway } from '../packages/server/src/platform/gateway.js';
 import type { Db, Queryable } from '../packages/server/src/store/db.js';
 import { migrate } from '../packages/server/src/store/migrate.js';
 import { openPostgres } from '../packages/server/src/store/pg-driver.js';
@@ -82,6 +85,29 @@ export interface Trace {
   ms: number;
   /** Per statement (collapsed SQL text): calls and ms per operation, slowest first. */
   by: { sql: string; calls: number; ms: number }[];
+  /** Row versions written to `inventory_levels` per operation (inserts and updates, by a trigger). */
+  levelWrites?: number;
+}
+
+/**
+ * Counts the row versions written to `inventory_levels` while `run` runs (a row trigger, installed
+ * for the traced pass only): an update that rewrites a row to itself counts like any other.
+ */
+async function countLevelWrites(db: Db, run: () => Promise<void>): Promise<number> {
+  await db.query(`CREATE TABLE IF NOT EXISTS bench_level_writes (n bigint NOT NULL);
+    DELETE FROM bench_level_writes; INSERT INTO bench_level_writes VALUES (0);
+    CREATE OR REPLACE FUNCTION bench_count_level_write() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN UPDATE bench_level_writes SET n = n + 1; RETURN NULL; END $$;
+    DROP TRIGGER IF EXISTS bench_level_writes ON inventory_levels;
+    CREATE TRIGGER bench_level_writes AFTER INSERT OR UPDATE ON inventory_levels
+      FOR EACH ROW EXECUTE FUNCTION bench_count_level_write()`);
+  try {
+    await run();
+  } finally {
+    await db.query('DROP TRIGGER bench_level_writes ON inventory_levels');
+  }
+  const { rows } = await db.query<{ n: string }>('SELECT n FROM bench_level_writes');
+  return Number(rows[0]!.n);
 }
 
 export interface EventsStoreResults {
@@ -269,8 +295,11 @@ function cpuMeter(db: Db) {
 // ---------------------------------------------------------------------------------------------
 // The operations
 
+/** The gateway the server wires: every call routed to the shop's platform (here the embedded one). */
+const serverGateway = (db: Db) => createPlatforms(db, createKeyring({})).gateway;
+
 function adjuster(db: Db, shopId: string) {
-  const write = createInventoryWriter({ db, gateway: createLocalGateway() });
+  const write = createInventoryWriter({ db, gateway: serverGateway(db) });
   let n = 0;
   /** One single-entry adjustment as the API makes it: idempotency key, fingerprint, rendered body. */
   return async (phase: string) => {
@@ -344,7 +373,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 async function measureStore(store: EventsStoreResults['store'], db: Db, analyze: boolean): Promise<EventsStoreResults> {
   const shop = await seed(db);
-  const gateway = createLocalGateway();
+  const gateway = serverGateway(db);
   const adjust = adjuster(db, shop.id);
   const buyer = shopper(db, shop);
   const worker = createInboxWorker({ db, gateway, logger: silent });
@@ -426,21 +455,30 @@ async function measureStore(store: EventsStoreResults['store'], db: Db, analyze:
     // Where the time goes: the same two operations through a Db that counts and times statements.
     const tracer = tracing(db);
     const tracedAdjust = adjuster(tracer.db, shop.id);
-    let t0 = performance.now();
-    for (let i = 0; i < TRACED; i++) await tracedAdjust('trace');
-    const adjustmentTrace = tracer.result(TRACED, performance.now() - t0);
+    let t0 = 0;
+    let adjustmentTrace!: Trace;
+    const adjustmentLevelWrites = await countLevelWrites(db, async () => {
+      t0 = performance.now();
+      for (let i = 0; i < TRACED; i++) await tracedAdjust('trace');
+      adjustmentTrace = tracer.result(TRACED, performance.now() - t0);
+    });
+    adjustmentTrace.levelWrites = adjustmentLevelWrites / TRACED;
     await placeChunk();
     tracer.reset();
     const tracedWorker = createInboxWorker({ db: tracer.db, gateway, logger: silent });
-    t0 = performance.now();
-    await tracedWorker.drainNow();
-    const orderTrace = tracer.result(CHUNK, performance.now() - t0);
+    let orderTrace!: Trace;
+    const orderLevelWrites = await countLevelWrites(db, async () => {
+      t0 = performance.now();
+      await tracedWorker.drainNow();
+      orderTrace = tracer.result(CHUNK, performance.now() - t0);
+    });
+    orderTrace.levelWrites = orderLevelWrites / CHUNK;
     for (const [name, trace] of [
       ['adjustment', adjustmentTrace],
       ['order event', orderTrace],
     ] as const) {
       log(
-        `  traced ${name}: ${trace.statements.toFixed(1)} statements in ${trace.transactions.toFixed(2)} transaction(s), ${trace.ms.toFixed(2)} ms`,
+        `  traced ${name}: ${trace.statements.toFixed(1)} statements in ${trace.transactions.toFixed(2)} transaction(s), ${trace.ms.toFixed(2)} ms, ${trace.levelWrites?.toFixed(2)} inventory_levels row writes`,
       );
       for (const s of trace.by)
         log(`    ${s.ms.toFixed(3).padStart(7)} ms  ${s.calls.toFixed(2).padStart(5)} ×  ${s.sql}`);
@@ -479,7 +517,7 @@ async function measureStore(store: EventsStoreResults['store'], db: Db, analyze:
  * Its Db reports each transaction it commits: after each, the awaited order's `sale` rows are
  * looked up, so the time is the worker's commit, not a poll's, and nothing polls in between.
  */
-async function measureLatency(db: Db, shop: Shop, gateway: ReturnType<typeof createLocalGateway>, orders: number) {
+async function measureLatency(db: Db, shop: Shop, gateway: PlatformGateway, orders: number) {
   let awaited: { orderId: string; resolve: (at: number) => void } | undefined;
   const watched: Db = {
     driver: db.driver,

@@ -25,6 +25,8 @@ const WARMUP_SECONDS = 1;
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const SINGLE_CLIENTS = 8;
+/** a and b again at this many clients: more than the server's pool of connections. */
+export const WIDE_CLIENTS = 32;
 export const BATCH_CLIENTS = 8;
 export const BATCH_SIZE = 100;
 export const HOT_CLIENTS = 32;
@@ -60,12 +62,14 @@ export interface HotResult extends Rate {
 
 export interface StoreResults {
   single: Rate;
+  /** a at WIDE_CLIENTS clients. */
+  wide: Rate;
   batch: Rate;
   hot: HotResult;
 }
 
 export interface InventoryResults {
-  postgres: StoreResults & { baseline: Rate };
+  postgres: StoreResults & { baseline: Rate; wideBaseline: Rate };
   pglite: StoreResults;
 }
 
@@ -426,30 +430,43 @@ async function startTare(
   return { child, post: http.post, close: http.close };
 }
 
-/** a, c and d against one running Tare; `between` runs the baseline's half-rounds alternately with a. */
-async function measureStore(
+/** a at `clients` clients, alternating with `between` (the baseline's half-rounds at as many clients) when given. */
+async function measureSingles(
   tare: Tare,
   store: string,
-  backends: Backends | undefined,
-  between?: () => Promise<Rate>,
-): Promise<{ single: Rate; batch: Rate; hot: Rate; baseline?: Rate }> {
-  const pids = { tare: tare.child.pid, backends };
+  clients: number,
+  pids: { tare?: number; backends?: Backends },
+  between?: (clients: number) => Promise<Rate>,
+): Promise<{ single: Rate; baseline?: Rate }> {
   log(
-    `${store} a. single-entry adjustments, ${SINGLE_CLIENTS} clients: warm-up ${WARMUP_SECONDS} s, then 2 × ${SECONDS / 2} s${between ? ' alternating with the baseline' : ''}`,
+    `${store} a. single-entry adjustments, ${clients} clients: warm-up ${WARMUP_SECONDS} s, then 2 × ${SECONDS / 2} s${between ? ' alternating with the baseline' : ''}`,
   );
-  await drive(SINGLE_CLIENTS, singleOp(tare, 'warm'), { seconds: WARMUP_SECONDS });
+  await drive(clients, singleOp(tare, `warm${clients}`), { seconds: WARMUP_SECONDS });
   const singles: Rate[] = [];
   const baselines: Rate[] = [];
   for (let round = 0; round < 2; round++) {
     if (between) {
-      const b = await between();
+      const b = await between(clients);
       describe('baseline (raw SQL)', b);
       baselines.push(b);
     }
-    const s = await drive(SINGLE_CLIENTS, singleOp(tare, `single${round}`), { seconds: SECONDS / 2 }, pids);
+    const s = await drive(clients, singleOp(tare, `single${clients}-${round}`), { seconds: SECONDS / 2 }, pids);
     describe('Tare', s);
     singles.push(s);
   }
+  return { single: combine(singles), baseline: baselines.length ? combine(baselines) : undefined };
+}
+
+/** a (at 8 and 32 clients), c and d against one running Tare; `between` runs the baseline's half-rounds alternately with a. */
+async function measureStore(
+  tare: Tare,
+  store: string,
+  backends: Backends | undefined,
+  between?: (clients: number) => Promise<Rate>,
+): Promise<{ single: Rate; wide: Rate; batch: Rate; hot: Rate; baseline?: Rate; wideBaseline?: Rate }> {
+  const pids = { tare: tare.child.pid, backends };
+  const narrow = await measureSingles(tare, store, SINGLE_CLIENTS, pids, between);
+  const wide = await measureSingles(tare, store, WIDE_CLIENTS, pids, between);
   log(
     `${store} c. ${BATCH_SIZE}-entry batches, ${BATCH_CLIENTS} clients: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s`,
   );
@@ -459,7 +476,14 @@ async function measureStore(
   log(`${store} d. ${HOT_CLIENTS} clients × ${HOT_REQUESTS_PER_CLIENT} adjustments of variant ${HOT_VARIANT}`);
   const hot = await drive(HOT_CLIENTS, hotOp(tare), { count: HOT_REQUESTS_PER_CLIENT }, pids);
   describe('Tare', hot);
-  return { single: combine(singles), batch, hot, baseline: baselines.length ? combine(baselines) : undefined };
+  return {
+    single: narrow.single,
+    wide: wide.single,
+    batch,
+    hot,
+    baseline: narrow.baseline,
+    wideBaseline: wide.baseline,
+  };
 }
 
 /**
@@ -468,7 +492,7 @@ async function measureStore(
  */
 async function rawSqlBaseline(databaseUrl: string) {
   const clients = await Promise.all(
-    Array.from({ length: SINGLE_CLIENTS }, async () => {
+    Array.from({ length: WIDE_CLIENTS }, async () => {
       const c = new pg.Client({ connectionString: databaseUrl });
       await c.connect();
       return c;
@@ -535,7 +559,8 @@ async function rawSqlBaseline(databaseUrl: string) {
     };
   return {
     warm: () => drive(SINGLE_CLIENTS, op('warm'), { seconds: WARMUP_SECONDS }),
-    run: () => drive(SINGLE_CLIENTS, op(String(round++)), { seconds: SECONDS / 2 }, { backends: backendsOf(monitor) }),
+    run: (clients: number) =>
+      drive(clients, op(String(round++)), { seconds: SECONDS / 2 }, { backends: backendsOf(monitor) }),
     query: (sql: string, params?: unknown[]) => clients[0]!.query(sql, params),
     backends: backendsOf(monitor),
     close: () => Promise.all([monitor, ...clients].map((c) => c.end())),
@@ -567,7 +592,14 @@ export async function benchInventory(tmp: string, baseEnv: Record<string, string
   try {
     const measured = await measureStore(pgTare, 'PostgreSQL', baseline.backends, baseline.run);
     const hot = await checkStore(baseline.query, measured.hot, 'PostgreSQL');
-    postgres = { single: measured.single, batch: measured.batch, hot, baseline: measured.baseline! };
+    postgres = {
+      single: measured.single,
+      wide: measured.wide,
+      batch: measured.batch,
+      hot,
+      baseline: measured.baseline!,
+      wideBaseline: measured.wideBaseline!,
+    };
   } finally {
     await baseline.close();
     pgTare.close();
@@ -593,7 +625,7 @@ export async function benchInventory(tmp: string, baseEnv: Record<string, string
   const db = await openPglite({ dataDir });
   try {
     const hot = await checkStore((sql, params) => db.query(sql, params), measured.hot, 'PGlite');
-    return { postgres, pglite: { single: measured.single, batch: measured.batch, hot } };
+    return { postgres, pglite: { single: measured.single, wide: measured.wide, batch: measured.batch, hot } };
   } finally {
     await db.close();
   }
