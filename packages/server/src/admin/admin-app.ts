@@ -21,11 +21,11 @@ import { adminErrorHandler, notFoundPage } from './error-pages.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { inventoryRoutes } from './routes/inventory.js';
-import { labelRoutes } from './routes/labels.js';
-import { orderRoutes } from './routes/orders.js';
+import { labelRoutes } from './routes/labels/label-routes.js';
+import { orderRoutes } from './routes/orders/order-routes.js';
 import { settingsRoutes } from './routes/settings.js';
 import { passwordRoutes } from './routes/password.js';
-import { productRoutes } from './routes/products.js';
+import { productRoutes } from './routes/products/product-routes.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { CSRF_COOKIE, resolveStaff, SIGNED_OUT } from './staff.js';
 

@@ -1,9 +1,9 @@
 import { OrderEditBody, type OrderItem, type ValidationIssue } from '@tare/contracts';
 import type { TSchema } from 'typebox';
-import { type SchemaError, toIssues } from '../domain/validation.js';
-import { errors } from '../errors.js';
-import { validatorCompiler } from '../http/validator.js';
-import { field } from './forms.js';
+import { type SchemaError, toIssues } from '../../../domain/validation.js';
+import { errors } from '../../../errors.js';
+import { validatorCompiler } from '../../../http/validator.js';
+import { field } from '../../forms.js';
 
 /**
  * The order edit form: one row per service-managed line, each carrying the values it was shown

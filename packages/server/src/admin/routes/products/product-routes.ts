@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isMeasurementType, MEASUREMENT_TYPES, type MeasurementType, UNIT_CATALOGUE } from '../../domain/units.js';
-import { errors } from '../../errors.js';
-import { listVariantsPage, type ProductRecord } from '../../store/repositories/catalog.js';
-import { listProductsPage } from '../../store/repositories/product-list.js';
-import { listStockLocations } from '../../store/repositories/stock-overview.js';
-import { findShopById } from '../../store/repositories/shops.js';
-import type { AdminContext } from '../admin-app.js';
-import { previewCartLines } from '../cart-line-preview.js';
-import { field } from '../forms.js';
-import { addVariant, applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from '../product-edits.js';
-import { sendPage } from '../render.js';
-import { csrfTokenFor, requireStaff } from '../staff.js';
+import { isMeasurementType, MEASUREMENT_TYPES, type MeasurementType, UNIT_CATALOGUE } from '../../../domain/units.js';
+import { errors } from '../../../errors.js';
+import { listVariantsPage, type ProductRecord } from '../../../store/repositories/catalog.js';
+import { listProductsPage } from '../../../store/repositories/product-list.js';
+import { listStockLocations } from '../../../store/repositories/stock-overview.js';
+import { findShopById } from '../../../store/repositories/shops.js';
+import type { AdminContext } from '../../admin-app.js';
+import { previewCartLines } from './cart-line-preview.js';
+import { field } from '../../forms.js';
+import { addVariant, applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from './product-edits.js';
+import { sendPage } from '../../render.js';
+import { csrfTokenFor, requireStaff } from '../../staff.js';
 import {
   parseNewVariant,
   parseVariantForm,
@@ -19,7 +19,7 @@ import {
   storedValues,
   type VariantValues,
   variantIssues,
-} from '../variant-form.js';
+} from './variant-form.js';
 
 const PAGE_SIZE = 50;
 

@@ -1,6 +1,6 @@
 import type { OrderEditBody } from '@tare/contracts';
-import type { OrderCatalog } from '../store/repositories/booked-orders.js';
-import type { StoredOrderEdit } from '../store/repositories/order-edits.js';
+import type { OrderCatalog } from '../../../store/repositories/booked-orders.js';
+import type { StoredOrderEdit } from '../../../store/repositories/order-edits.js';
 
 /** A booking of an order as the merchant reads it: which way the stock went, and why. */
 export function describeBooking(

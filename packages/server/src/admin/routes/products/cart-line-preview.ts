@@ -1,11 +1,11 @@
 import { buildLineItemProperties, CartInputError } from '@tare/client';
-import { resolveLabels } from '../domain/labels.js';
-import { type MeasurementType, typeOfUnit } from '../domain/units.js';
-import { unitPrice } from '../platform/local/sandbox/cart-lines.js';
-import type { Db } from '../store/db.js';
-import { listEnabledUnits } from '../store/repositories/catalog.js';
-import { listLabelOverrides } from '../store/repositories/labels.js';
-import type { Shop } from '../store/repositories/shops.js';
+import { resolveLabels } from '../../../domain/labels.js';
+import { type MeasurementType, typeOfUnit } from '../../../domain/units.js';
+import { unitPrice } from '../../../platform/local/sandbox/cart-lines.js';
+import type { Db } from '../../../store/db.js';
+import { listEnabledUnits } from '../../../store/repositories/catalog.js';
+import { listLabelOverrides } from '../../../store/repositories/labels.js';
+import type { Shop } from '../../../store/repositories/shops.js';
 import type { VariantSettings } from './product-edits.js';
 
 export interface PreviewLine {

@@ -1,7 +1,7 @@
-import type { ImportVariant } from '../services/catalog-import/import-document.js';
-import type { VariantRecord } from '../store/repositories/catalog.js';
+import type { ImportVariant } from '../../../services/catalog-import/import-document.js';
+import type { VariantRecord } from '../../../store/repositories/catalog.js';
 import type { EditIssue, VariantSettings } from './product-edits.js';
-import { field } from './forms.js';
+import { field } from '../../forms.js';
 
 /** A number as the API reads one from JSON (no `.5`, no `1,5`, no words). */
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;

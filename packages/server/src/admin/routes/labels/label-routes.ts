@@ -1,21 +1,21 @@
 import type { ValidationIssue } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { previewLabel } from '../../domain/label-preview.js';
-import { normalizeLocale } from '../../domain/labels.js';
-import { escapePointer } from '../../domain/validation.js';
-import { AppError, errors } from '../../errors.js';
-import { labelEditor, labelLocales, type LabelRow } from '../../services/labels/label-editor.js';
-import { saveLabels } from '../../services/labels/save-labels.js';
+import { previewLabel } from '../../../domain/label-preview.js';
+import { normalizeLocale } from '../../../domain/labels.js';
+import { escapePointer } from '../../../domain/validation.js';
+import { AppError, errors } from '../../../errors.js';
+import { labelEditor, labelLocales, type LabelRow } from '../../../services/labels/label-editor.js';
+import { saveLabels } from '../../../services/labels/save-labels.js';
 import {
   adminFormOutcome,
   claimAdminForm,
   recordAdminFormOutcome,
   releaseAdminForm,
-} from '../../store/repositories/admin-sessions.js';
-import type { AdminContext } from '../admin-app.js';
-import { field, newFormId } from '../forms.js';
-import { sendPage } from '../render.js';
-import { csrfTokenFor, requireStaff } from '../staff.js';
+} from '../../../store/repositories/admin-sessions.js';
+import type { AdminContext } from '../../admin-app.js';
+import { field, newFormId } from '../../forms.js';
+import { sendPage } from '../../render.js';
+import { csrfTokenFor, requireStaff } from '../../staff.js';
 import { labelTemplateScript } from './label-template-script.js';
 
 /** Form fields carrying label texts are named `label:<key>` (keys are free text in the import). */

@@ -1,16 +1,16 @@
 import { OrderParams } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestFingerprint } from '../../domain/idempotency-key.js';
-import { unitsOf } from '../../domain/units.js';
-import { AppError, errors } from '../../errors.js';
-import { bookedOrdersPage, orderDetail } from '../../services/orders/order-overview.js';
-import type { AdminContext } from '../admin-app.js';
-import { notFoundPage } from '../error-pages.js';
-import { field, formIssues, newFormId } from '../forms.js';
-import { describeBooking, describeEdit } from '../order-display.js';
-import { apiValidator, editFromForm, fieldOfIssue, issueLabels, shownValues } from '../order-edit-form.js';
-import { sendPage } from '../render.js';
-import { csrfTokenFor, requireStaff } from '../staff.js';
+import { requestFingerprint } from '../../../domain/idempotency-key.js';
+import { unitsOf } from '../../../domain/units.js';
+import { AppError, errors } from '../../../errors.js';
+import { bookedOrdersPage, orderDetail } from '../../../services/orders/order-overview.js';
+import type { AdminContext } from '../../admin-app.js';
+import { notFoundPage } from '../../error-pages.js';
+import { field, formIssues, newFormId } from '../../forms.js';
+import { describeBooking, describeEdit } from './order-display.js';
+import { apiValidator, editFromForm, fieldOfIssue, issueLabels, shownValues } from './order-edit-form.js';
+import { sendPage } from '../../render.js';
+import { csrfTokenFor, requireStaff } from '../../staff.js';
 
 interface OrderRoute {
   Params: { orderId: string };

@@ -1,19 +1,19 @@
-import { Dec } from '../domain/decimal.js';
-import { convert, type MeasurementType, typeOfUnit } from '../domain/units.js';
-import { errors } from '../errors.js';
-import type { ImportDocument, ImportVariant } from '../services/catalog-import/import-document.js';
-import { ImportRefusedError } from '../services/catalog-import/stored-stock.js';
-import { validateImport } from '../services/catalog-import/validate-import.js';
-import { toApiVariant } from '../services/catalog.js';
-import type { Db } from '../store/db.js';
+import { Dec } from '../../../domain/decimal.js';
+import { convert, type MeasurementType, typeOfUnit } from '../../../domain/units.js';
+import { errors } from '../../../errors.js';
+import type { ImportDocument, ImportVariant } from '../../../services/catalog-import/import-document.js';
+import { ImportRefusedError } from '../../../services/catalog-import/stored-stock.js';
+import { validateImport } from '../../../services/catalog-import/validate-import.js';
+import { toApiVariant } from '../../../services/catalog.js';
+import type { Db } from '../../../store/db.js';
 import {
   findProduct,
   findVariantsByIds,
   type ProductRecord,
   type VariantRecord,
-} from '../store/repositories/catalog.js';
-import { listAllVariants, listProductLevels, type StoredLevel } from '../store/repositories/product-list.js';
-import { findShopById, type Shop } from '../store/repositories/shops.js';
+} from '../../../store/repositories/catalog.js';
+import { listAllVariants, listProductLevels, type StoredLevel } from '../../../store/repositories/product-list.js';
+import { findShopById, type Shop } from '../../../store/repositories/shops.js';
 
 /** A variant's measured settings as the admin's form sets them (numbers already parsed). */
 export type VariantSettings = Pick<ImportVariant, 'unitMeasurement' | 'settings'>;
