@@ -24,9 +24,10 @@ export async function measure(
   headers: Record<string, string>,
   seconds: number,
   pid: number,
+  connections = 64,
 ): Promise<Load> {
   const cpuBefore = cpuSeconds(pid);
-  const result = await autocannon({ url, headers, connections: 64, duration: seconds });
+  const result = await autocannon({ url, headers, connections, duration: seconds });
   const cpuUs = ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(

@@ -16,6 +16,7 @@ import type { Fixture } from './bare-server.js';
 import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
 import { benchReadStores, READS_HEADING, readsTable } from './reads.js';
+import { benchScale, dropScaleDatabases, scaleTable } from './scale.js';
 import { benchShopify, lastShopifyBlock, SHOPIFY_HEADING, shopifyTable } from './shopify-outbox.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
@@ -183,7 +184,22 @@ async function readStores(readme?: string): Promise<{ markdown: string; missed: 
   return reads;
 }
 
+/** `npm run bench -- --scale`: the 100k-variant catalog against the small shop (bench/scale.ts), printed only. */
+async function mainScale(): Promise<void> {
+  execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
+  const results = await benchScale(tmp);
+  const { markdown, missed } = scaleTable(results);
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  console.log(
+    `\n${date} UTC · \`nproc\` ${nproc} · node ${process.version} · ${results.variants.toLocaleString('en-US')} variants, ` +
+      `${results.ledgerRows.toLocaleString('en-US')} ledger rows added\n\n${markdown}\n`,
+  );
+  console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--scale')) return mainScale();
   if (ONLY === 'shopify') return mainShopify();
   if (ONLY === 'reads') {
     // Printed only: a partial run of reads leaves the README to the full run.
@@ -243,6 +259,7 @@ async function main(): Promise<void> {
 async function cleanup(): Promise<void> {
   await stopAll();
   await dropBenchDatabase();
+  await dropScaleDatabases();
   rmSync(tmp, { recursive: true, force: true });
 }
 
