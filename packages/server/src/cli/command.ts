@@ -8,6 +8,11 @@ import type { Db } from '../store/db.js';
 export interface CommandIo {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * Shows how a long command is doing, replacing the last such line; '' clears it. Present only
+   * when stderr is a terminal (nothing is added to piped or captured output).
+   */
+  progress?(line: string): void;
 }
 
 export interface CommandContext {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../config.js';
-import { CommandError, describeFailure, UsageError } from './command.js';
+import { type CommandIo, CommandError, describeFailure, UsageError } from './command.js';
 import { runStoreCommand } from './run-command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
@@ -36,7 +36,12 @@ usage:
 environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT,
   TARE_SECRETS_KEY, TARE_SECRETS_PREVIOUS_KEYS (see README)`;
 
-const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+const io: CommandIo = {
+  out: (line: string) => console.log(line),
+  err: (line: string) => console.error(line),
+  // One line rewritten in place (carriage return, erase line): only a terminal shows that well.
+  ...(process.stderr.isTTY ? { progress: (line: string) => process.stderr.write(`\r\x1b[2K${line}`) } : {}),
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [name = 'help', ...args] = argv;

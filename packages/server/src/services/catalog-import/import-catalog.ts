@@ -7,15 +7,16 @@ import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { upsertProduct, upsertVariant } from '../../store/repositories/catalog.js';
-import { appendLedger, lockLevel, setPlatformAvailable, writeLevel } from '../../store/repositories/inventory.js';
+import { upsertProducts, upsertVariants } from '../../store/repositories/catalog.js';
+import { appendLedgerRows, lockLevelsForImport, writeLevels } from '../../store/repositories/import-levels.js';
+import { type LedgerEntry, type LevelKey, setPlatformAvailable } from '../../store/repositories/inventory.js';
 import { deleteLabel, upsertLabel } from '../../store/repositories/labels.js';
 import { upsertLocation } from '../../store/repositories/locations.js';
 import { upsertShop } from '../../store/repositories/shops.js';
 import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
-import type { ImportDocument, ImportShop, ImportVariant } from './import-document.js';
+import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
 import { ImportRefusedError, readStoredStock, reprojectLevels, typeChangeIssues } from './stored-stock.js';
 
 export interface ImportSummary {
@@ -26,7 +27,19 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Label overrides to remove, by shop domain, then locale: the fields a staff member cleared. */
   removeLabels?: Record<string, Record<string, string[]>>;
+  /** Called after each slice of variants is written (`tare import` shows it on a terminal). */
+  onProgress?: (progress: ImportProgress) => void;
 }
+
+/** How far the import of one shop's catalog is: products, variants and levels written of the file's. */
+export interface ImportProgress {
+  domain: string;
+  rows: number;
+  total: number;
+}
+
+/** Variants written per slice: a few statements each, parameters of a few hundred kB. */
+const SLICE_VARIANTS = 2000;
 
 /**
  * Writes a validated import document in one transaction. Every write is an upsert that only
@@ -50,6 +63,7 @@ export async function importCatalog(
         shop,
         `/shops/${s}`,
         options.removeLabels?.[shop.domain],
+        options.onProgress,
       );
       refused.push(...issues);
       shops.push({ domain: shop.domain, ...result });
@@ -74,6 +88,7 @@ async function importShop(
   shop: ImportShop,
   at: string,
   removeLabels: Record<string, string[]> = {},
+  onProgress?: ImportOptions['onProgress'],
 ): Promise<{ id: string; changes: number; issues: ValidationIssue[] }> {
   const { gateway } = deps;
   const { id, changed } = await upsertShop(tx, {
@@ -107,15 +122,47 @@ async function importShop(
     for (const key of keys) count(await deleteLabel(tx, id, { locale: normalizeLocale(locale) ?? locale, key }));
   }
   for (const location of shop.locations ?? []) count(await upsertLocation(tx, id, location));
-  for (const product of shop.products ?? []) {
-    count(await upsertProduct(tx, id, product));
-    for (const [position, variant] of product.variants.entries()) {
-      count(await upsertVariant(tx, id, toVariantRecord(product.id, position, variant)));
-      for (const entry of variant.inventory ?? []) {
-        count(await importLevel(tx, gateway, id, variant, entry));
-      }
-      count(await reprojectLevels(tx, gateway, id, variant, stored));
-    }
+  // Set-based, a slice at a time: a few statements per slice whatever its size, so the cost
+  // grows with the file (row by row, 100k variants took 20 minutes on PostgreSQL). Products,
+  // then variants, then stock, each pass complete before the next: the foreign-key checks of a
+  // pass then find the table they check complete, and analyzed when the file is large.
+  const products = shop.products ?? [];
+  const variantCount = products.reduce((sum, product) => sum + product.variants.length, 0);
+  const levelCount = products.reduce(
+    (sum, product) => product.variants.reduce((n, variant) => n + (variant.inventory?.length ?? 0), sum),
+    0,
+  );
+  const progress = { domain: shop.domain, rows: 0, total: products.length + variantCount + levelCount };
+  const large = variantCount > SLICE_VARIANTS;
+  const advance = (rows: number) => {
+    progress.rows += rows;
+    onProgress?.({ ...progress });
+  };
+  let written = 0;
+  for (const slice of slices(products, SLICE_VARIANTS)) {
+    written += await upsertProducts(tx, id, slice);
+    advance(slice.length);
+  }
+  changes += written;
+  // Foreign-key checks keep the plan they got first in a connection: planned on a table that
+  // looked empty, one walked every variant of the shop for each level (quadratic). Statistics
+  // that include this file's rows (a transaction's ANALYZE sees its own) get them planned anew.
+  if (large && written > 0) await tx.query('ANALYZE products');
+  written = 0;
+  for (const slice of slices(products, SLICE_VARIANTS)) {
+    const records = slice.flatMap((product) =>
+      product.variants.map((variant, position) => toVariantRecord(product.id, position, variant)),
+    );
+    written += await upsertVariants(tx, id, records);
+    advance(records.length);
+  }
+  changes += written;
+  if (large && written > 0) await tx.query('ANALYZE variants');
+  for (const slice of slices(products, SLICE_VARIANTS)) {
+    const variants = slice.flatMap((product) => product.variants);
+    changes += await importLevels(tx, gateway, id, variants);
+    for (const variant of variants) count(await reprojectLevels(tx, gateway, id, variant, stored));
+    advance(variants.reduce((n, variant) => n + (variant.inventory?.length ?? 0), 0));
   }
   for (const order of shop.orders ?? []) {
     count(await upsertOrder(tx, id, order));
@@ -152,20 +199,46 @@ function toVariantRecord(productId: string, position: number, variant: ImportVar
   };
 }
 
-/** Sets the level to the file's total (a ledger row `import` when it differs) and the platform's integer. */
-async function importLevel(
+/** A level the file states, its total converted to the variant's unit. */
+interface StatedLevel {
+  key: LevelKey;
+  variant: ImportVariant;
+  target: Dec;
+}
+
+/**
+ * Sets each level the file states to its total (a ledger row `import` when it differs) and the
+ * platform's integer, for one slice of variants, in a fixed number of statements. Returns how
+ * many levels changed.
+ */
+async function importLevels(
   tx: Queryable,
   gateway: PlatformGateway,
   shopId: string,
-  variant: ImportVariant,
-  entry: NonNullable<ImportVariant['inventory']>[number],
-): Promise<boolean> {
-  const unit = variant.unitMeasurement.unit;
-  const key = { shopId, locationId: entry.locationId, variantId: variant.id };
-  const target = convertForStorage(decimalFromJson(entry.quantity.value), entry.quantity.unit, unit);
-  const current = await lockLevel(tx, key);
-  const ledgerRow = (from: Dec, to: Dec, counted: string) =>
-    appendLedger(tx, {
+  variants: ImportVariant[],
+): Promise<number> {
+  const stated: StatedLevel[] = variants.flatMap((variant) =>
+    (variant.inventory ?? []).map((entry) => ({
+      key: { shopId, locationId: entry.locationId, variantId: variant.id },
+      variant,
+      target: convertForStorage(
+        decimalFromJson(entry.quantity.value),
+        entry.quantity.unit,
+        variant.unitMeasurement.unit,
+      ),
+    })),
+  );
+  if (stated.length === 0) return 0;
+  const keyOf = (k: { locationId: string; variantId: string }) => `${k.locationId}/${k.variantId}`;
+  const locked = await lockLevelsForImport(
+    tx,
+    shopId,
+    stated.map((s) => s.key),
+  );
+  const currents = new Map(locked.map((level) => [keyOf(level), level]));
+  const ledger: LedgerEntry[] = [];
+  const ledgerRow = (key: LevelKey, from: Dec, to: Dec, counted: string) =>
+    ledger.push({
       ...key,
       operation: 'import',
       before: toPlainString(from),
@@ -176,26 +249,59 @@ async function importLevel(
       requestId: null,
       reference: { type: 'import', id: null },
     });
-  let before = new Dec(0);
-  if (current && typeOfUnit(current.unit) !== typeOfUnit(unit)) {
-    // The file restates a level of another type (the product's type changed). Nothing converts
-    // between types: the stock counted in the old type is cleared in its own unit, then counted
-    // afresh in the new one, so each unit's ledger rows still add up to what it held.
-    await ledgerRow(new Dec(current.total), new Dec(0), current.unit);
-  } else if (current) before = convertForStorage(new Dec(current.total), current.unit, unit);
-  let changed = false;
-  if (!current || current.unit !== unit || !before.eq(target)) {
-    await writeLevel(tx, key, toPlainString(target), unit);
-    await ledgerRow(before, target, unit);
-    changed = true;
+  const writes: { locationId: string; variantId: string; total: string; unit: string }[] = [];
+  const changed = new Set<string>();
+  for (const { key, variant, target } of stated) {
+    const unit = variant.unitMeasurement.unit;
+    const current = currents.get(keyOf(key));
+    let before = new Dec(0);
+    if (current && typeOfUnit(current.unit) !== typeOfUnit(unit)) {
+      // The file restates a level of another type (the product's type changed). Nothing converts
+      // between types: the stock counted in the old type is cleared in its own unit, then counted
+      // afresh in the new one, so each unit's ledger rows still add up to what it held.
+      ledgerRow(key, new Dec(current.total), new Dec(0), current.unit);
+    } else if (current) before = convertForStorage(new Dec(current.total), current.unit, unit);
+    if (!current || current.unit !== unit || !before.eq(target)) {
+      writes.push({ locationId: key.locationId, variantId: key.variantId, total: toPlainString(target), unit });
+      ledgerRow(key, before, target, unit);
+      changed.add(keyOf(key));
+    }
   }
+  await writeLevels(tx, shopId, writes);
+  await appendLedgerRows(tx, shopId, ledger);
   // The file states the stock: the platform shows its whole units, whatever it showed before.
-  const available = splitForPlatform(target, decimalFromJson(variant.unitMeasurement.value)).integer.toNumber();
-  const [shown] = await gateway.readLevels(tx, shopId, [key]);
-  if (shown?.available !== available || current?.platformAvailable !== available) {
-    const { projected } = await gateway.projectLevels(tx, shopId, [{ ...key, available, expected: null }]);
-    await setPlatformAvailable(tx, shopId, projected);
-    changed = true;
+  const shown = await gateway.readLevels(
+    tx,
+    shopId,
+    stated.map((s) => s.key),
+  );
+  const projections = [];
+  for (const [i, { key, variant, target }] of stated.entries()) {
+    const available = splitForPlatform(target, decimalFromJson(variant.unitMeasurement.value)).integer.toNumber();
+    if (shown[i]?.available !== available || currents.get(keyOf(key))?.platformAvailable !== available) {
+      projections.push({ locationId: key.locationId, variantId: key.variantId, available, expected: null });
+      changed.add(keyOf(key));
+    }
   }
-  return changed;
+  if (projections.length > 0) {
+    const { projected } = await gateway.projectLevels(tx, shopId, projections);
+    await setPlatformAvailable(tx, shopId, projected);
+  }
+  return changed.size;
+}
+
+/** Consecutive runs of products holding about `variants` variants each (a product is never split). */
+function* slices(products: ImportProduct[], variants: number): Generator<ImportProduct[]> {
+  let slice: ImportProduct[] = [];
+  let size = 0;
+  for (const product of products) {
+    slice.push(product);
+    size += Math.max(1, product.variants.length);
+    if (size >= variants) {
+      yield slice;
+      slice = [];
+      size = 0;
+    }
+  }
+  if (slice.length > 0) yield slice;
 }

@@ -150,3 +150,4 @@ export const ImportDocument = Type.Object({ shops: Type.Array(Shop, { minItems: 
 export type ImportDocument = Static<typeof ImportDocument>;
 export type ImportShop = Static<typeof Shop>;
 export type ImportVariant = Static<typeof Variant>;
+export type ImportProduct = Static<typeof Product>;

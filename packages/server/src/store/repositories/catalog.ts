@@ -1,4 +1,4 @@
-import type { MeasurementType } from '../../domain/units.js';
+import { isUnitOfType, type MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
 
 export interface ProductRecord {
@@ -120,18 +120,40 @@ export async function listVariantsPage(
   return page.direction === 'next' ? variants : variants.reverse();
 }
 
-/** The measurement types and variant units a shop sells, for its label set. */
+/**
+ * The measurement types and variant units a shop sells, for its label set: each type of its
+ * products, with the units of its variants that belong to that type (the import admits no
+ * other), both in the database's text order. Read by two skip scans (`products_by_type`,
+ * `variants_by_unit`): one index probe per distinct value, whatever the catalog's size.
+ */
 export async function listEnabledUnits(
   db: Queryable,
   shopId: string,
 ): Promise<{ type: MeasurementType; units: string[] }[]> {
-  const { rows } = await db.query<{ measurement_type: MeasurementType; units: string[] | null }>(
-    `SELECT p.measurement_type, array_remove(array_agg(DISTINCT v.unit), NULL) AS units
-     FROM products p LEFT JOIN variants v ON v.shop_id = p.shop_id AND v.product_id = p.id
-     WHERE p.shop_id = $1 GROUP BY p.measurement_type ORDER BY p.measurement_type`,
+  const { rows } = await db.query<{ kind: 'type' | 'unit'; value: string }>(
+    `WITH RECURSIVE types AS (
+       (SELECT measurement_type AS value FROM products WHERE shop_id = $1 ORDER BY measurement_type LIMIT 1)
+       UNION ALL
+       SELECT (SELECT p.measurement_type FROM products p WHERE p.shop_id = $1 AND p.measurement_type > t.value
+               ORDER BY p.measurement_type LIMIT 1)
+       FROM types t WHERE t.value IS NOT NULL),
+     units AS (
+       (SELECT unit AS value FROM variants WHERE shop_id = $1 ORDER BY unit LIMIT 1)
+       UNION ALL
+       SELECT (SELECT v.unit FROM variants v WHERE v.shop_id = $1 AND v.unit > u.value ORDER BY v.unit LIMIT 1)
+       FROM units u WHERE u.value IS NOT NULL)
+     SELECT 'type' AS kind, value FROM types WHERE value IS NOT NULL
+     UNION ALL
+     SELECT 'unit' AS kind, value FROM units WHERE value IS NOT NULL`,
     [shopId],
   );
-  return rows.map((row) => ({ type: row.measurement_type, units: row.units ?? [] }));
+  const units = rows.filter((row) => row.kind === 'unit').map((row) => row.value);
+  return rows
+    .filter((row) => row.kind === 'type')
+    .map((row) => {
+      const type = row.value as MeasurementType;
+      return { type, units: units.filter((unit) => isUnitOfType(unit, type)) };
+    });
 }
 
 export async function upsertProduct(db: Queryable, shopId: string, product: ProductRecord): Promise<boolean> {
@@ -187,4 +209,57 @@ export async function findVariantsByIds(
     [shopId, ids],
   );
   return new Map(rows.map((row) => [row.id, { ...toVariant(row), measurementType: row.measurement_type }]));
+}
+
+/**
+ * Upserts many products in one statement, touching only rows whose values differ; returns how
+ * many were inserted or changed. Ids must be distinct (the import validates that).
+ */
+export async function upsertProducts(db: Queryable, shopId: string, products: ProductRecord[]): Promise<number> {
+  if (products.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO products (shop_id, id, title, measurement_type)
+     SELECT $1, p.id, p.title, p.measurement_type
+     FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS p(id, title, measurement_type, n) ORDER BY p.n
+     ON CONFLICT (shop_id, id) DO UPDATE SET title = EXCLUDED.title, measurement_type = EXCLUDED.measurement_type
+     WHERE (products.title, products.measurement_type) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type)`,
+    [shopId, products.map((p) => p.id), products.map((p) => p.title), products.map((p) => p.measurementType)],
+  );
+  return rowCount;
+}
+
+/** `upsertVariant` for many variants in one statement; returns how many were inserted or changed. */
+export async function upsertVariants(db: Queryable, shopId: string, variants: VariantRecord[]): Promise<number> {
+  if (variants.length === 0) return 0;
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  const { rowCount } = await db.query(
+    `INSERT INTO variants (shop_id, id, product_id, position, title, price, unit, unit_value, display_style, rules, presets)
+     SELECT $1, v.id, v.product_id, v.position, v.title, v.price, v.unit, v.unit_value, v.display_style,
+       v.rules::jsonb, v.presets::jsonb
+     FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::numeric[], $7::text[], $8::numeric[], $9::text[],
+       $10::text[], $11::text[])
+       WITH ORDINALITY AS v(id, product_id, position, title, price, unit, unit_value, display_style, rules, presets, n)
+     ORDER BY v.n
+     ON CONFLICT (shop_id, id) DO UPDATE SET product_id = EXCLUDED.product_id, position = EXCLUDED.position,
+       title = EXCLUDED.title, price = EXCLUDED.price, unit = EXCLUDED.unit, unit_value = EXCLUDED.unit_value,
+       display_style = EXCLUDED.display_style, rules = EXCLUDED.rules, presets = EXCLUDED.presets
+     WHERE (variants.product_id, variants.position, variants.title, variants.price, variants.unit,
+            variants.unit_value, variants.display_style, variants.rules, variants.presets)
+       IS DISTINCT FROM (EXCLUDED.product_id, EXCLUDED.position, EXCLUDED.title, EXCLUDED.price, EXCLUDED.unit,
+            EXCLUDED.unit_value, EXCLUDED.display_style, EXCLUDED.rules, EXCLUDED.presets)`,
+    [
+      shopId,
+      variants.map((v) => v.id),
+      variants.map((v) => v.productId),
+      variants.map((v) => v.position),
+      variants.map((v) => v.title),
+      variants.map((v) => v.price),
+      variants.map((v) => v.unit),
+      variants.map((v) => v.unitValue),
+      variants.map((v) => v.displayStyle),
+      variants.map((v) => json(v.rules)),
+      variants.map((v) => json(v.presets)),
+    ],
+  );
+  return rowCount;
 }

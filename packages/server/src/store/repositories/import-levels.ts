@@ -1,0 +1,91 @@
+import type { Queryable } from '../db.js';
+import type { LedgerEntry } from './inventory.js';
+
+/** A level as the import finds it, locked for the import's transaction. */
+export interface ImportedLevel {
+  locationId: string;
+  variantId: string;
+  total: string;
+  unit: string;
+  platformAvailable: number | null;
+}
+
+/**
+ * The shop's existing levels among `keys`, locked for this transaction in one statement, in the
+ * order inventory writes lock them (variant id then location, byte order), so an import and
+ * writes never wait on each other in a cycle. Missing levels are absent.
+ */
+export async function lockLevelsForImport(
+  db: Queryable,
+  shopId: string,
+  keys: { locationId: string; variantId: string }[],
+): Promise<ImportedLevel[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await db.query<ImportedLevel>(
+    `SELECT l.location_id AS "locationId", l.variant_id AS "variantId", l.total::text AS total, l.unit,
+       l.platform_available::float8 AS "platformAvailable"
+     FROM inventory_levels l
+     JOIN unnest($2::text[], $3::text[]) AS k(location_id, variant_id)
+       ON l.location_id = k.location_id AND l.variant_id = k.variant_id
+     WHERE l.shop_id = $1
+     ORDER BY l.variant_id COLLATE "C", l.location_id COLLATE "C"
+     FOR UPDATE OF l`,
+    [shopId, keys.map((k) => k.locationId), keys.map((k) => k.variantId)],
+  );
+  return rows;
+}
+
+/** Sets these levels' totals (inserting missing ones) in one statement. */
+export async function writeLevels(
+  db: Queryable,
+  shopId: string,
+  levels: { locationId: string; variantId: string; total: string; unit: string }[],
+): Promise<void> {
+  if (levels.length === 0) return;
+  await db.query(
+    `INSERT INTO inventory_levels (shop_id, location_id, variant_id, total, unit)
+     SELECT $1, w.location_id, w.variant_id, w.total, w.unit
+     FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[]) AS w(location_id, variant_id, total, unit)
+     ORDER BY w.variant_id COLLATE "C", w.location_id COLLATE "C"
+     ON CONFLICT (shop_id, location_id, variant_id)
+     DO UPDATE SET total = EXCLUDED.total, unit = EXCLUDED.unit, updated_at = now()`,
+    [
+      shopId,
+      levels.map((l) => l.locationId),
+      levels.map((l) => l.variantId),
+      levels.map((l) => l.total),
+      levels.map((l) => l.unit),
+    ],
+  );
+}
+
+/** Appends ledger rows of one shop in one statement, their ids in the order given. */
+export async function appendLedgerRows(db: Queryable, shopId: string, entries: LedgerEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const column = <K extends keyof LedgerEntry>(k: K) => entries.map((e) => e[k]);
+  await db.query(
+    `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
+       delta, unit, idempotency_key, request_id, reference_type, reference_id)
+     SELECT $1, e.location_id, e.variant_id, e.operation, e.before, e.after, e.delta, e.unit, e.idempotency_key,
+       e.request_id, e.reference_type, e.reference_id
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::text[],
+       $9::text[], $10::text[], $11::text[], $12::text[])
+       WITH ORDINALITY AS e(location_id, variant_id, operation, before, after, delta, unit, idempotency_key,
+         request_id, reference_type, reference_id, n)
+     ORDER BY e.n`,
+    [
+      shopId,
+      column('locationId'),
+      column('variantId'),
+      column('operation'),
+      column('before'),
+      column('after'),
+      column('delta'),
+      column('unit'),
+      column('idempotencyKey'),
+      column('requestId'),
+      entries.map((e) => e.reference?.type ?? null),
+      entries.map((e) => e.reference?.id ?? null),
+    ],
+  );
+}
