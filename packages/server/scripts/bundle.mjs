@@ -17,7 +17,12 @@ const entry = new URL('tare.js', dist).pathname;
  * mtime: the newest source time the build saw, so a file saved during the build is newer.
  */
 export async function bundle({ clean = false, stamp } = {}) {
-  if (clean) await rm(dist, { recursive: true, force: true });
+  if (clean) {
+    // The PGlite seed stays: build.mjs makes it again only for another PGlite (it takes an initdb).
+    for (const name of await readdir(dist).catch(() => [])) {
+      if (!name.startsWith('pglite-seed.')) await rm(new URL(name, dist), { recursive: true, force: true });
+    }
+  }
   const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
   const contracts = JSON.parse(await readFile(new URL('../contracts/package.json', root), 'utf8'));
   const external = [...Object.keys(pkg.dependencies), ...Object.keys(contracts.dependencies ?? {})].filter(

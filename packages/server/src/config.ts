@@ -11,6 +11,11 @@ export interface Config {
   databaseUrl?: string;
   /** TARE_DATA_DIR: where PGlite keeps its files (default ./.tare). */
   dataDir: string;
+  /**
+   * TARE_PGLITE_SEED: `on` (default) makes a new PGlite data dir a copy of the cluster the build
+   * made; `off` runs initdb instead (as before: peaks near 800 MB of memory).
+   */
+  pgliteSeed: boolean;
   /** REDIS_URL: shared rate-limit state for several instances; unset keeps it in memory. */
   redisUrl?: string;
   /** LOG_LEVEL: pino level (default info). */
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: optional(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
     dataDir: path.resolve(optional(env, 'TARE_DATA_DIR') ?? '.tare'),
+    pgliteSeed: oneOf(env, 'TARE_PGLITE_SEED', ['on', 'off'] as const) === 'on',
     redisUrl,
     logLevel,
     logFormat,

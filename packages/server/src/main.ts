@@ -38,7 +38,7 @@ export async function startServer(options: {
   keyring?: Keyring;
 }): Promise<RunningServer> {
   const { config, logger } = options;
-  const db = options.db ?? (await openDb(config));
+  const db = options.db ?? (await openDb(config, (message) => logger.warn(message)));
   if (!options.db) {
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');

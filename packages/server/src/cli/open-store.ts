@@ -7,8 +7,13 @@ import { CommandError } from './command.js';
 /**
  * Opens the configured store for `tare serve` or for one CLI command. A store that cannot be
  * opened (PostgreSQL down, data dir not writable) is one `error:` line, not a stack trace.
+ * `warn` hears what an operator should know (a new PGlite store that had to run initdb).
  */
-export async function openStore(config: Config, use: 'serve' | 'command'): Promise<Db> {
+export async function openStore(
+  config: Config,
+  use: 'serve' | 'command',
+  warn: (message: string) => void,
+): Promise<Db> {
   if (use === 'command' && !config.databaseUrl) {
     // A command lives a second or two: V8's optimising tier would spend more CPU compiling
     // PGlite's 9 MB of WebAssembly than the faster code saves. Measured on the bundle: opening
@@ -17,7 +22,7 @@ export async function openStore(config: Config, use: 'serve' | 'command'): Promi
     setFlagsFromString('--liftoff-only');
   }
   try {
-    return await openDb(config);
+    return await openDb(config, warn);
   } catch (error) {
     const message = (error as Error).message;
     if (config.databaseUrl) throw new CommandError(`${message} (DATABASE_URL)`);

@@ -39,7 +39,7 @@ function lazyStore(config: Config, io: CommandIo): Db {
   let opening: Promise<Db> | undefined;
   const open = () =>
     (opening ??= (async () => {
-      const db = await openStore(config, 'command');
+      const db = await openStore(config, 'command', (message) => io.err(`warning: ${message}`));
       const { migrate } = await import('../store/migrate.js');
       const applied = await migrate(db);
       if (applied.length) io.err(`applied migrations: ${applied.join(', ')}`);

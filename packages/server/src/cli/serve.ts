@@ -36,7 +36,7 @@ export async function serve(config: Config): Promise<void> {
     process.once('exit', () => removeServerHandle(config.dataDir));
   }
   const logger = createLogger(config.logLevel, undefined, logFormat(config, process.stdout));
-  const db = await openStore(config, 'serve');
+  const db = await openStore(config, 'serve', (message) => logger.warn(message));
   let server: RunningServer;
   try {
     const applied = await migrate(db);

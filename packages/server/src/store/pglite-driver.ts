@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
+import { extractSeed, findSeed, holdsCluster, seedTarball } from './pglite-seed.js';
 
 /** PGlite Db plus what test support needs to snapshot a migrated database. */
 export interface PgliteDb extends Db {
@@ -15,17 +16,52 @@ export interface PgliteDb extends Db {
 // Beside this module in the sources and, copied by scripts/bundle.mjs, beside the bundle.
 const WORKER = new URL('./pglite-worker.mjs', import.meta.url);
 
+export interface PgliteOptions {
+  /** Where the cluster's files live; in memory when undefined. */
+  dataDir?: string;
+  /** A tarball of a data dir to start from (an in-memory store only). */
+  loadDataDir?: Blob;
+  /** Where to look for the seed cluster (default: beside the bundle, pglite-seed.ts); `false` runs initdb. */
+  seed?: readonly string[] | false;
+  /** Told why, when a new store runs initdb because there is no usable seed. */
+  onWarning?: (message: string) => void;
+}
+
 /**
  * PGlite on a worker thread of its own (pglite-worker.mjs): it is WebAssembly that runs
  * synchronously, so on the main thread every statement would stall the HTTP event loop (measured
  * with 8 writers: event-loop lag p99 in the hundreds of ms). Requests and answers are messages;
  * rows are copied, which costs far less than the statements.
+ *
+ * A new store (a data dir without a cluster, or in memory) starts from the seed cluster the build
+ * made instead of running initdb, whose peak (~800 MB RSS) a 512 MB container would not survive;
+ * without a usable seed it runs initdb, as before, then restarts the worker once so that what
+ * initdb left allocated (~600 MB) is given back.
  */
-export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PgliteDb> {
-  if (opts.dataDir !== undefined) await mkdir(opts.dataDir, { recursive: true });
-  const load = opts.loadDataDir && new Uint8Array(await opts.loadDataDir.arrayBuffer());
+export async function openPglite(opts: PgliteOptions = {}): Promise<PgliteDb> {
+  const { dataDir } = opts;
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+  let load = opts.loadDataDir && new Uint8Array(await opts.loadDataDir.arrayBuffer());
+  let initdb = false;
+  if (!load && (dataDir === undefined || !holdsCluster(dataDir))) {
+    const seed = opts.seed === false ? { missing: 'the seed is turned off' } : await findSeed(opts.seed);
+    if ('path' in seed) {
+      if (dataDir === undefined) load = await seedTarball(seed.path);
+      else await extractSeed(seed.path, dataDir);
+    } else {
+      initdb = true;
+      opts.onWarning?.(`a new PGlite store runs initdb, which peaks near 800 MB of memory: ${seed.missing}`);
+    }
+  }
+  const db = await startWorker(dataDir, load);
+  if (!initdb || dataDir === undefined) return db;
+  await db.close();
+  return startWorker(dataDir, undefined);
+}
+
+async function startWorker(dataDir: string | undefined, load: Uint8Array<ArrayBuffer> | undefined): Promise<PgliteDb> {
   const worker = new Worker(WORKER, {
-    workerData: { dataDir: opts.dataDir, loadDataDir: load, ...(await pgliteArtifacts()) },
+    workerData: { dataDir, loadDataDir: load, ...(await pgliteArtifacts()) },
     transferList: load ? [load.buffer] : [],
     // The parent's flags (a test runner's, --cpu-prof …) are not the worker's business.
     execArgv: [],
