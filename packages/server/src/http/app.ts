@@ -23,6 +23,7 @@ import { type RateLimitStore, registerRateLimit } from './plugins/rate-limit.js'
 import { registerOpenApi } from './openapi.js';
 import { protocolErrorHandler } from './protocol-errors.js';
 import { requestIdFor } from './request-id.js';
+import { requestLogger } from './request-logger.js';
 import { createRouteTable } from './route-table.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimit,
     genReqId: requestIdFor,
+    childLoggerFactory: requestLogger,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors: onFrameworkError,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import type { Db } from '../../store/db.js';
 import { platformHealth } from '../../store/repositories/platform-health.js';
 
@@ -12,26 +12,14 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registerPlatformGauges(registry, deps.db);
-  const duration = new Histogram({
-    name: 'tare_http_request_duration_seconds',
-    help: 'HTTP request duration by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-
-  // One labelled child per (method, route, status), looked up by a flat string key: labelling
-  // an observation from an object on every request costs more than the observation itself.
-  const children = new Map<string, ReturnType<typeof duration.labels>>();
+  const durations = requestDurations(registry);
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unknown';
-    const key = `${request.method} ${route} ${reply.statusCode}`;
-    let child = children.get(key);
-    if (!child) {
-      child = duration.labels({ method: request.method, route, status: String(reply.statusCode) });
-      children.set(key, child);
-    }
-    child.observe(reply.elapsedTime / 1000);
+    durations.observe(
+      request.method,
+      request.routeOptions.url ?? 'unknown',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
@@ -65,4 +53,79 @@ function registerPlatformGauges(registry: Registry, db: Db) {
   const outboxPending = gauge('tare_projection_outbox_pending', 'Levels whose whole units wait to reach the platform');
   const outboxLag = gauge('tare_projection_outbox_lag_seconds', 'Age of the oldest whole-unit push still waiting');
   const connections = gauge('tare_shopify_connections', 'Shopify connections by status', ['status']);
+}
+
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * `tare_http_request_duration_seconds` by method, route and status: the lines prom-client's
+ * Histogram writes (metrics.test.ts compares them), but an observation is a bucket count and a
+ * sum found by one string key. prom-client validates and hashes the labels of every observation,
+ * which cost more than the rest of the hook on a cached read.
+ */
+export function requestDurations(registry: Registry) {
+  const name = 'tare_http_request_duration_seconds';
+  const help = 'HTTP request duration by method, route and status';
+  type Labels = { method: string; route: string; status: string };
+  const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+
+  // prom-client's shape for the registry to print: cumulative buckets, then +Inf, sum and count.
+  const values = () =>
+    [...series.values()].flatMap(({ labels, counts, sum, count }) => {
+      let cumulative = 0;
+      return [
+        ...DURATION_BUCKETS.map((le, i) => ({
+          labels: { le },
+          sharedLabels: labels,
+          value: (cumulative += counts[i]!),
+          metricName: `${name}_bucket`,
+        })),
+        { labels: { le: '+Inf' }, sharedLabels: labels, value: count, metricName: `${name}_bucket` },
+        { labels: {}, sharedLabels: labels, value: sum, metricName: `${name}_sum` },
+        { labels: {}, sharedLabels: labels, value: count, metricName: `${name}_count` },
+      ];
+    });
+  const metric = {
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    getForPromString: async () => ({ name, help, type: 'histogram', values: values(), aggregator: 'sum' }),
+    get: async () => ({
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      values: values().map(({ labels, sharedLabels, ...value }) => ({
+        ...value,
+        labels: { ...labels, ...sharedLabels },
+      })),
+    }),
+    reset: () => series.clear(),
+  };
+  registry.registerMetric(metric as unknown as Metric);
+
+  return {
+    observe(method: string, route: string, status: number, seconds: number) {
+      const key = `${method} ${route} ${status}`;
+      let entry = series.get(key);
+      if (!entry) {
+        entry = {
+          labels: { method, route, status: String(status) },
+          counts: DURATION_BUCKETS.map(() => 0),
+          sum: 0,
+          count: 0,
+        };
+        series.set(key, entry);
+      }
+      for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+        if (seconds <= DURATION_BUCKETS[i]!) {
+          entry.counts[i]!++;
+          break;
+        }
+      }
+      entry.sum += seconds;
+      entry.count++;
+    },
+  };
 }
