@@ -7,8 +7,19 @@ import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { upsertProducts, upsertVariants } from '../../store/repositories/catalog.js';
-import { appendLedgerRows, lockLevelsForImport, writeLevels } from '../../store/repositories/import-levels.js';
+import {
+  findProductsByIds,
+  sameVariant,
+  upsertProducts,
+  upsertVariants,
+  type VariantRecord,
+} from '../../store/repositories/catalog.js';
+import {
+  appendLedgerRows,
+  lockLevelsForImport,
+  readLevelsForImport,
+  writeLevels,
+} from '../../store/repositories/import-levels.js';
 import { type LedgerEntry, type LevelKey, setPlatformAvailable } from '../../store/repositories/inventory.js';
 import { deleteLabel, upsertLabel } from '../../store/repositories/labels.js';
 import { upsertLocation } from '../../store/repositories/locations.js';
@@ -17,7 +28,13 @@ import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
 import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
-import { ImportRefusedError, readStoredStock, reprojectLevels, typeChangeIssues } from './stored-stock.js';
+import {
+  ImportRefusedError,
+  readStoredStock,
+  reprojectLevels,
+  type StoredStock,
+  typeChangeIssues,
+} from './stored-stock.js';
 
 export interface ImportSummary {
   shops: { domain: string; id: string; changes: number }[];
@@ -101,8 +118,8 @@ async function importShop(
     platformStockChanges: shop.settings?.platformStockChanges,
   });
   let changes = changed ? 1 : 0;
-  const stored = await readStoredStock(tx, id, shop);
-  const issues = typeChangeIssues(shop, at, stored);
+  const products = shop.products ?? [];
+  const { stored, changedProducts, changedVariants, issues } = await compareStored(tx, id, products, at);
   if (issues.length > 0) return { id, changes, issues };
   const count = (didChange: boolean) => {
     if (didChange) changes++;
@@ -126,7 +143,6 @@ async function importShop(
   // grows with the file (row by row, 100k variants took 20 minutes on PostgreSQL). Products,
   // then variants, then stock, each pass complete before the next: the foreign-key checks of a
   // pass then find the table they check complete, and analyzed when the file is large.
-  const products = shop.products ?? [];
   const variantCount = products.reduce((sum, product) => sum + product.variants.length, 0);
   const levelCount = products.reduce(
     (sum, product) => product.variants.reduce((n, variant) => n + (variant.inventory?.length ?? 0), sum),
@@ -140,7 +156,11 @@ async function importShop(
   };
   let written = 0;
   for (const slice of slices(products, SLICE_VARIANTS)) {
-    written += await upsertProducts(tx, id, slice);
+    written += await upsertProducts(
+      tx,
+      id,
+      slice.filter((product) => changedProducts.has(product.id)),
+    );
     advance(slice.length);
   }
   changes += written;
@@ -151,10 +171,12 @@ async function importShop(
   written = 0;
   for (const slice of slices(products, SLICE_VARIANTS)) {
     const records = slice.flatMap((product) =>
-      product.variants.map((variant, position) => toVariantRecord(product.id, position, variant)),
+      product.variants.flatMap((variant, position) =>
+        changedVariants.has(variant.id) ? [toVariantRecord(product.id, position, variant)] : [],
+      ),
     );
     written += await upsertVariants(tx, id, records);
-    advance(records.length);
+    advance(slice.reduce((n, product) => n + product.variants.length, 0));
   }
   changes += written;
   if (large && written > 0) await tx.query('ANALYZE variants');
@@ -183,7 +205,62 @@ async function importShop(
   return { id, changes, issues: [] };
 }
 
-function toVariantRecord(productId: string, position: number, variant: ImportVariant) {
+/**
+ * Compares the file with what the shop holds, a slice at a time (one read of its products, one of
+ * its variants and one of their levels): the refusals of a type change, the products and variants
+ * that differ (only those go to the upserts), and the stored stock of the variants whose unit
+ * changes (their levels are projected again). Nothing is locked: a row read here as unchanged
+ * may be changed by a concurrent write right after, and the import then leaves that write's
+ * value, as the import committed before the write would have (see the import's decision).
+ * What is kept outlives the slice only for rows that change.
+ */
+async function compareStored(
+  tx: Queryable,
+  shopId: string,
+  products: ImportProduct[],
+  at: string,
+): Promise<{
+  stored: StoredStock;
+  changedProducts: Set<string>;
+  changedVariants: Set<string>;
+  issues: ValidationIssue[];
+}> {
+  const stored: StoredStock = { variants: new Map(), levels: new Map() };
+  const changedProducts = new Set<string>();
+  const changedVariants = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  let offset = 0;
+  for (const slice of slices(products, SLICE_VARIANTS)) {
+    const found = await readStoredStock(tx, shopId, slice);
+    const storedProducts = await findProductsByIds(
+      tx,
+      shopId,
+      slice.map((product) => product.id),
+    );
+    // Every slice is checked, so a refusal names every stranded level of the file.
+    issues.push(...typeChangeIssues(slice, at, found, offset));
+    offset += slice.length;
+    if (issues.length > 0) continue;
+    for (const product of slice) {
+      const before = storedProducts.get(product.id);
+      if (before?.title !== product.title || before.measurementType !== product.measurementType) {
+        changedProducts.add(product.id);
+      }
+      for (const [position, variant] of product.variants.entries()) {
+        const was = found.variants.get(variant.id);
+        if (!was || !sameVariant(was, toVariantRecord(product.id, position, variant))) changedVariants.add(variant.id);
+        const { unit, value } = variant.unitMeasurement;
+        if (was && (was.unit !== unit || !new Dec(was.unitValue).eq(decimalFromJson(value)))) {
+          stored.variants.set(variant.id, was);
+          stored.levels.set(variant.id, found.levels.get(variant.id) ?? []);
+        }
+      }
+    }
+  }
+  return { stored, changedProducts, changedVariants, issues };
+}
+
+function toVariantRecord(productId: string, position: number, variant: ImportVariant): VariantRecord {
   const store = variant.settings.onlineStore;
   return {
     id: variant.id,
@@ -217,7 +294,7 @@ async function importLevels(
   shopId: string,
   variants: ImportVariant[],
 ): Promise<number> {
-  const stated: StatedLevel[] = variants.flatMap((variant) =>
+  const all: StatedLevel[] = variants.flatMap((variant) =>
     (variant.inventory ?? []).map((entry) => ({
       key: { shopId, locationId: entry.locationId, variantId: variant.id },
       variant,
@@ -228,8 +305,9 @@ async function importLevels(
       ),
     })),
   );
-  if (stated.length === 0) return 0;
   const keyOf = (k: { locationId: string; variantId: string }) => `${k.locationId}/${k.variantId}`;
+  const stated = await differing(tx, gateway, shopId, all, keyOf);
+  if (stated.length === 0) return 0;
   const locked = await lockLevelsForImport(
     tx,
     shopId,
@@ -288,6 +366,57 @@ async function importLevels(
     await setPlatformAvailable(tx, shopId, projected);
   }
   return changed.size;
+}
+
+/**
+ * The stated levels that may differ from what is stored: all but those whose stored total, unit
+ * and platform integer, and the platform's own count, already equal the file's, read without a
+ * lock in two statements. Those skipped take no lock and write nothing (a re-import of an
+ * unchanged file locks no level, so it never waits on the shop's writes). Those returned are
+ * locked and compared again under the lock. A level changed by a write right after it was read
+ * here as unchanged keeps that write's total: the order import-then-write gives the same.
+ */
+async function differing(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  shopId: string,
+  stated: StatedLevel[],
+  keyOf: (k: { locationId: string; variantId: string }) => string,
+): Promise<StatedLevel[]> {
+  if (stated.length === 0) return stated;
+  const stored = new Map(
+    (
+      await readLevelsForImport(
+        tx,
+        shopId,
+        stated.map((s) => s.key),
+      )
+    ).map((level) => [keyOf(level), level]),
+  );
+  const candidates: { level: StatedLevel; available: number }[] = [];
+  for (const level of stated) {
+    const current = stored.get(keyOf(level.key));
+    const unit = level.variant.unitMeasurement.unit;
+    if (current?.unit === unit && new Dec(current.total).eq(level.target)) {
+      const available = splitForPlatform(
+        level.target,
+        decimalFromJson(level.variant.unitMeasurement.value),
+      ).integer.toNumber();
+      if (current.platformAvailable === available) {
+        candidates.push({ level, available });
+      }
+    }
+  }
+  if (candidates.length === 0) return stated;
+  const shown = await gateway.readLevels(
+    tx,
+    shopId,
+    candidates.map((c) => c.level.key),
+  );
+  const unchanged = new Set(
+    candidates.filter(({ available }, i) => shown[i]?.available === available).map(({ level }) => level),
+  );
+  return unchanged.size === 0 ? stated : stated.filter((level) => !unchanged.has(level));
 }
 
 /** Consecutive runs of products holding about `variants` variants each (a product is never split). */

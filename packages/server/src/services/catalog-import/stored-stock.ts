@@ -8,7 +8,7 @@ import { findVariantsByIds } from '../../store/repositories/catalog.js';
 import { lockLevel, setPlatformAvailable } from '../../store/repositories/inventory.js';
 import { listVariantLevels, type StoredLevel } from '../../store/repositories/product-list.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
-import type { ImportShop, ImportVariant } from './import-document.js';
+import type { ImportProduct, ImportVariant } from './import-document.js';
 
 /** The file would leave stock the API cannot read: nothing was written. Issues name JSON paths. */
 export class ImportRefusedError extends Error {
@@ -24,8 +24,12 @@ export interface StoredStock {
   levels: Map<string, StoredLevel[]>;
 }
 
-export async function readStoredStock(tx: Queryable, shopId: string, shop: ImportShop): Promise<StoredStock> {
-  const ids = (shop.products ?? []).flatMap((product) => product.variants.map((variant) => variant.id));
+/**
+ * What the shop holds for these products' variants (the import reads it a slice at a time, so
+ * what it keeps stays small).
+ */
+export async function readStoredStock(tx: Queryable, shopId: string, products: ImportProduct[]): Promise<StoredStock> {
+  const ids = products.flatMap((product) => product.variants.map((variant) => variant.id));
   if (ids.length === 0) return { variants: new Map(), levels: new Map() };
   const [variants, levels] = await Promise.all([
     findVariantsByIds(tx, shopId, ids),
@@ -45,9 +49,16 @@ const restatedAt = (variant: ImportVariant) => new Set((variant.inventory ?? [])
  * another type, while it holds a level, even at 0) is refused, unless the variant's inventory in
  * the file restates every such level in the new type.
  */
-export function typeChangeIssues(shop: ImportShop, at: string, stored: StoredStock): ValidationIssue[] {
+export function typeChangeIssues(
+  products: ImportProduct[],
+  at: string,
+  stored: StoredStock,
+  /** Index in the shop's products of `products[0]` (a slice's issues name the file's paths). */
+  offset = 0,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  (shop.products ?? []).forEach((product, i) => {
+  products.forEach((product, k) => {
+    const i = offset + k;
     const type = product.measurementType;
     const stranded: StoredLevel[] = [];
     product.variants.forEach((variant, j) => {

@@ -211,6 +211,51 @@ export async function findVariantsByIds(
   return new Map(rows.map((row) => [row.id, { ...toVariant(row), measurementType: row.measurement_type }]));
 }
 
+/** Products of a shop by id; unknown ids are absent. */
+export async function findProductsByIds(
+  db: Queryable,
+  shopId: string,
+  ids: string[],
+): Promise<Map<string, ProductRecord>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; title: string; measurement_type: MeasurementType }>(
+    'SELECT id, title, measurement_type FROM products WHERE shop_id = $1 AND id = ANY($2::text[])',
+    [shopId, ids],
+  );
+  return new Map(rows.map((row) => [row.id, { id: row.id, title: row.title, measurementType: row.measurement_type }]));
+}
+
+/**
+ * Whether a stored variant certainly equals `record` as `upsertVariants` compares them: texts
+ * equal as written (a number written otherwise, `1.5` for `1.50`, counts as different and goes to
+ * the upsert, which compares it as a number), JSON equal whatever its keys' order.
+ */
+export function sameVariant(stored: VariantRecord, record: VariantRecord): boolean {
+  return (
+    stored.productId === record.productId &&
+    stored.position === record.position &&
+    stored.title === record.title &&
+    stored.price === record.price &&
+    stored.unit === record.unit &&
+    stored.unitValue === record.unitValue &&
+    stored.displayStyle === record.displayStyle &&
+    sameJson(stored.rules, record.rules) &&
+    sameJson(stored.presets, record.presets)
+  );
+}
+
+/** Deep equality of JSON values as jsonb holds them (keys in any order, absent = undefined). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  const entries = (o: object) => Object.entries(o).filter(([, v]) => v !== undefined);
+  const x = entries(a);
+  const y = new Map(entries(b));
+  return x.length === y.size && x.every(([k, v]) => y.has(k) && sameJson(v, y.get(k)));
+}
+
 /**
  * Upserts many products in one statement, touching only rows whose values differ; returns how
  * many were inserted or changed. Ids must be distinct (the import validates that).

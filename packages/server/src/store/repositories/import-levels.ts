@@ -20,6 +20,27 @@ export async function lockLevelsForImport(
   shopId: string,
   keys: { locationId: string; variantId: string }[],
 ): Promise<ImportedLevel[]> {
+  return selectLevels(db, shopId, keys, 'FOR UPDATE OF l');
+}
+
+/**
+ * The shop's existing levels among `keys`, read without a lock: the import compares them with
+ * the file to lock and write only the levels that differ (an unchanged file takes no lock).
+ */
+export async function readLevelsForImport(
+  db: Queryable,
+  shopId: string,
+  keys: { locationId: string; variantId: string }[],
+): Promise<ImportedLevel[]> {
+  return selectLevels(db, shopId, keys, '');
+}
+
+async function selectLevels(
+  db: Queryable,
+  shopId: string,
+  keys: { locationId: string; variantId: string }[],
+  lock: string,
+): Promise<ImportedLevel[]> {
   if (keys.length === 0) return [];
   const { rows } = await db.query<ImportedLevel>(
     `SELECT l.location_id AS "locationId", l.variant_id AS "variantId", l.total::text AS total, l.unit,
@@ -29,7 +50,7 @@ export async function lockLevelsForImport(
        ON l.location_id = k.location_id AND l.variant_id = k.variant_id
      WHERE l.shop_id = $1
      ORDER BY l.variant_id COLLATE "C", l.location_id COLLATE "C"
-     FOR UPDATE OF l`,
+     ${lock}`,
     [shopId, keys.map((k) => k.locationId), keys.map((k) => k.variantId)],
   );
   return rows;
