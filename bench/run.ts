@@ -4,7 +4,8 @@
 // (write V8 CPU profiles of the Tare server under load into DIR), BENCH_ONLY=inventory or
 // BENCH_ONLY=events (only the inventory writes, or only the platform events; keeps the other
 // figures in the README), BENCH_INVENTORY_SECONDS and BENCH_PG_URL (see bench/inventory.ts),
-// BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts),
+// BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts), BENCH_ONLY=pglite
+// (PGlite under mixed load and its first start, bench/pglite-mixed.ts; BENCH_PGLITE_SECONDS),
 // BENCH_ONLY=reads (reads on PostgreSQL and PGlite, printed only; bench/reads.ts; BENCH_READS_*).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
 import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
+import { benchPglite, PGLITE_HEADING, pgliteTable } from './pglite-mixed.js';
 import { benchReadStores, READS_HEADING, readsTable } from './reads.js';
 import { benchScale, dropScaleDatabases, scaleTable } from './scale.js';
 import { benchShopify, lastShopifyBlock, SHOPIFY_HEADING, shopifyTable } from './shopify-outbox.js';
@@ -39,8 +41,8 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && !['inventory', 'events', 'shopify', 'reads'].includes(ONLY))
-  throw new Error(`BENCH_ONLY must be 'inventory', 'events', 'shopify', 'reads' or unset, got '${ONLY}'`);
+if (ONLY !== '' && !['inventory', 'events', 'shopify', 'pglite', 'reads'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be 'inventory', 'events', 'shopify', 'pglite', 'reads' or unset, got '${ONLY}'`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -212,10 +214,13 @@ async function main(): Promise<void> {
   // sources. The events benchmark runs the sources in process and needs no build.
   if (ONLY !== 'events') execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
   const reads = ONLY === '' ? await benchReads() : undefined;
-  const inventory = ONLY === 'events' ? undefined : inventoryTable(await benchInventory(tmp, tareEnv));
+  const inventory =
+    ONLY === 'events' || ONLY === 'pglite' ? undefined : inventoryTable(await benchInventory(tmp, tareEnv));
   const inventorySeconds = Number(process.env.BENCH_INVENTORY_SECONDS ?? 8);
-  const eventResults = ONLY === 'inventory' ? undefined : await benchEvents(tmp);
+  const eventResults = ONLY === 'inventory' || ONLY === 'pglite' ? undefined : await benchEvents(tmp);
   const events = eventResults && eventsTable(eventResults);
+  const pgliteResults = ONLY === '' || ONLY === 'pglite' ? await benchPglite(tmp, tareEnv) : undefined;
+  const pglite = pgliteResults && pgliteTable(pgliteResults);
 
   const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -224,6 +229,10 @@ async function main(): Promise<void> {
     inventory &&
     `${stamp} · PostgreSQL and PGlite, warm-up 1 s then ${inventorySeconds} s per measurement ` +
       `(1-entry: 2 × ${inventorySeconds / 2} s alternating with the raw-SQL baseline)\n\n${inventory.markdown}`;
+  const pgliteBlock =
+    pgliteResults &&
+    pglite &&
+    `${stamp} · \`tare serve\` on PGlite, 64 read connections, ${pgliteResults.seconds} s per phase: alone, with writers, alone, with writers\n\n${pglite.markdown}`;
   const eventsBlock =
     eventResults &&
     events &&
@@ -236,13 +245,15 @@ async function main(): Promise<void> {
     updateReadme(
       readme,
       `${stamp} · ${reads.header}\n\n${reads.markdown}\n\n${INVENTORY_HEADING}\n\n${inventoryBlock}` +
-        (eventsBlock ? `\n\n${EVENTS_HEADING}\n\n${eventsBlock}` : ''),
+        (eventsBlock ? `\n\n${EVENTS_HEADING}\n\n${eventsBlock}` : '') +
+        (pgliteBlock ? `\n\n${PGLITE_HEADING}\n\n${pgliteBlock}` : ''),
     );
     // Not measured by a full run (it waits out real backoff): the last BENCH_ONLY=shopify figures stay.
     if (shopifyBlock) updateReadmeSubsection(readme, SHOPIFY_HEADING, shopifyBlock);
   } else {
     if (inventoryBlock) updateReadmeSubsection(readme, INVENTORY_HEADING, inventoryBlock);
     if (eventsBlock) updateReadmeSubsection(readme, EVENTS_HEADING, eventsBlock);
+    if (pgliteBlock) updateReadmeSubsection(readme, PGLITE_HEADING, pgliteBlock);
   }
   // Reads on both stores (bench/reads.ts) in a full run, after the other parts.
   const readsBoth = reads ? await readStores(readme) : undefined;
@@ -251,8 +262,9 @@ async function main(): Promise<void> {
     ...(readsBoth?.missed ?? []),
     ...(inventory?.missed ?? []),
     ...(events?.missed ?? []),
+    ...(pglite?.missed ?? []),
   ];
-  for (const part of [reads, inventory, events]) if (part) console.log(`\n${part.markdown}\n`);
+  for (const part of [reads, inventory, events, pglite]) if (part) console.log(`\n${part.markdown}\n`);
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
 }
 
