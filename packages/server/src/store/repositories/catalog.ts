@@ -156,44 +156,6 @@ export async function listEnabledUnits(
     });
 }
 
-export async function upsertProduct(db: Queryable, shopId: string, product: ProductRecord): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO products (shop_id, id, title, measurement_type) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (shop_id, id) DO UPDATE SET title = EXCLUDED.title, measurement_type = EXCLUDED.measurement_type
-     WHERE (products.title, products.measurement_type) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type)`,
-    [shopId, product.id, product.title, product.measurementType],
-  );
-  return rowCount > 0;
-}
-
-export async function upsertVariant(db: Queryable, shopId: string, variant: VariantRecord): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO variants (shop_id, id, product_id, position, title, price, unit, unit_value, display_style, rules, presets)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT (shop_id, id) DO UPDATE SET product_id = EXCLUDED.product_id, position = EXCLUDED.position,
-       title = EXCLUDED.title, price = EXCLUDED.price, unit = EXCLUDED.unit, unit_value = EXCLUDED.unit_value,
-       display_style = EXCLUDED.display_style, rules = EXCLUDED.rules, presets = EXCLUDED.presets
-     WHERE (variants.product_id, variants.position, variants.title, variants.price, variants.unit,
-            variants.unit_value, variants.display_style, variants.rules, variants.presets)
-       IS DISTINCT FROM (EXCLUDED.product_id, EXCLUDED.position, EXCLUDED.title, EXCLUDED.price, EXCLUDED.unit,
-            EXCLUDED.unit_value, EXCLUDED.display_style, EXCLUDED.rules, EXCLUDED.presets)`,
-    [
-      shopId,
-      variant.id,
-      variant.productId,
-      variant.position,
-      variant.title,
-      variant.price,
-      variant.unit,
-      variant.unitValue,
-      variant.displayStyle,
-      variant.rules === null ? null : JSON.stringify(variant.rules),
-      variant.presets === null ? null : JSON.stringify(variant.presets),
-    ],
-  );
-  return rowCount > 0;
-}
-
 /** Variants of a shop by id, with their product's measurement type; unknown ids are absent. */
 export async function findVariantsByIds(
   db: Queryable,
