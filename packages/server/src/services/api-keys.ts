@@ -122,8 +122,10 @@ const JOIN_MS = HEARD_WAIT_MS - HEARD_TRUST_MS;
 interface Entry {
   record: ApiKeyRecord;
   until: number;
-  /** The presented secret that last matched the record's hash. */
+  /** The presented secret that last matched the record's hash (ASCII, as every secret is). */
   verified?: Buffer;
+  /** As long as `verified`: a warm request writes the secret it presents here to compare it. */
+  scratch?: Buffer;
 }
 
 const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
@@ -204,7 +206,12 @@ export function createAuthenticator(deps: {
     // A key's secret never changes: a secret verified against the same hash stays verified.
     const previous = cache.get(keyId);
     const verified = previous?.record.secretSha256.equals(record.secretSha256) ? previous.verified : undefined;
-    const entry: Entry = { record, until: now() + deps.cacheTtlMs, verified };
+    const entry: Entry = {
+      record,
+      until: now() + deps.cacheTtlMs,
+      verified,
+      scratch: verified && Buffer.alloc(verified.length),
+    };
     if (cacheable) {
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(keyId, entry);
@@ -224,11 +231,17 @@ export function createAuthenticator(deps: {
      * and this exact secret was verified before; undefined means "ask `authenticate`".
      */
     authenticateCached(presented: string): Principal | undefined {
-      const parsed = parseKey(presented);
-      const hit = parsed && cache.get(parsed.keyId);
-      if (!parsed || !hit || hit.until <= now() || !hit.verified || (heard && !heard.fresh())) return undefined;
-      const secret = Buffer.from(parsed.secret, 'utf8');
-      if (secret.length !== hit.verified.length || !timingSafeEqual(secret, hit.verified)) return undefined;
+      // Only the usual spelling, `apik_<keyId>_<secret>`, and without parseKey's pattern checks:
+      // a secret equal to one verified before is well-formed. Anything else asks `authenticate`.
+      if (presented.length <= 22 || !presented.startsWith('apik_') || presented[21] !== '_') return undefined;
+      const hit = cache.get(presented.slice(5, 21));
+      if (!hit?.verified || !hit.scratch || hit.until <= now() || (heard && !heard.fresh())) return undefined;
+      // Written into the entry's scratch bytes, not a new Buffer. A non-ASCII character takes two
+      // or more bytes and none of them is ASCII, so equal bytes mean the same characters.
+      const secret = presented.slice(22);
+      const { verified, scratch } = hit;
+      if (secret.length !== verified.length || scratch.write(secret) !== verified.length) return undefined;
+      if (!timingSafeEqual(scratch, verified)) return undefined;
       return principalOf(hit);
     },
     async authenticate(presented: string | undefined): Promise<Principal> {
@@ -246,6 +259,7 @@ export function createAuthenticator(deps: {
       if (heard && hit !== 'ask' && entry && !matches(entry)) entry = await lookup(parsed.keyId);
       if (!entry || !matches(entry)) throw errors.unauthorized();
       entry.verified = secret;
+      entry.scratch = Buffer.alloc(secret.length);
       return principalOf(entry);
     },
     forget(keyId?: string) {

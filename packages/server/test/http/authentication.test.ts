@@ -220,6 +220,25 @@ describe.each(testDrivers())('Authentication on $name', (driver) => {
       expect(await lastUsedAt(shop.keyId)).toBeNull();
     });
 
+    it('when a verified key comes back with its secret altered, even to characters of the same low byte, then it is 401', async () => {
+      const shop = await seedOwnShop(db);
+      const path = `/api/v1/products/${shop.productId}`;
+      expect((await callFrom(server, '192.0.2.7', path, shop.key)).status).toBe(200); // cached and verified
+      const secret = secretOf(shop.key);
+      const last = secret.charCodeAt(secret.length - 1);
+      const altered = [
+        `${secret.slice(0, -1)}${String.fromCharCode(0x100 + last)}`, // one byte in latin1, another in UTF-8
+        `${secret.slice(0, -2)}é`, // as many UTF-8 bytes as the secret has characters
+        `${secret.slice(0, -2)}é${secret.slice(-1)}`, // as many characters as the secret
+        `${secret.slice(0, -1)}`,
+        `${secret}${secret.slice(-1)}`,
+        `${secret.slice(0, -2)}${secret.slice(-1)}${secret.slice(-2, -1)}`,
+      ].filter((text) => text !== secret);
+      for (const text of altered)
+        expectUnauthorized(await callFrom(server, '192.0.2.7', path, `apik_${shop.keyId}_${text}`));
+      expect((await callFrom(server, '192.0.2.7', path, shop.key)).status).toBe(200);
+    });
+
     it('when a key is revoked, then its next request is 401 with the same answer as any bad key', async () => {
       const shop = await seedOwnShop(db);
       const auth = { authorization: `Bearer ${shop.key}` };

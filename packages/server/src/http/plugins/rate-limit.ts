@@ -1,5 +1,5 @@
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { errors } from '../../errors.js';
 import type { ShopDirectory } from '../../services/shop-directory.js';
@@ -156,7 +156,7 @@ function isExempt(request: FastifyRequest) {
 
 /**
  * Per-API-key token bucket on the routes of the scope it is registered in (/api/v1). Its hook
- * runs at route-level preValidation, i.e. after the scope's authentication hook.
+ * runs at preValidation after the scope's authentication hook (registered before it).
  */
 export async function registerRateLimit(
   app: FastifyInstance,
@@ -175,6 +175,8 @@ export async function registerRateLimit(
   };
 
   await app.register(rateLimit, {
+    // Not on every route: the hook below runs the limiter only for shops that have it on.
+    global: false,
     hook: 'preValidation',
     timeWindow: WINDOW_MS,
     keyGenerator: (request) => (isExempt(request) ? '' : request.principal.keyId),
@@ -185,16 +187,18 @@ export async function registerRateLimit(
     // Fail open: when Redis is unreachable the plugin lets the request through (and we warn
     // below) — a limiter outage must not take the whole API down with a 500.
     skipOnError: true,
-    // The plugin's ratelimit-* headers only carry this request's numbers to the onSend hook,
-    // which turns them into RateLimit/RateLimit-Policy; Retry-After comes from the AppError.
+    // The plugin's ratelimit-* headers become RateLimit/RateLimit-Policy (below); Retry-After
+    // comes from the AppError.
     enableDraftSpec: true,
     addHeaders: { 'retry-after': false },
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // The plugin's ratelimit-* headers only carry this request's numbers: turned into
+  // RateLimit/RateLimit-Policy as soon as the limiter has run, on a 429 too.
+  const policyHeaders = (request: FastifyRequest, reply: FastifyReply) => {
     const limit = reply.getHeader('ratelimit-limit');
-    if (limit === undefined) return done(null, payload);
+    if (limit === undefined) return;
     const remaining = reply.getHeader('ratelimit-remaining');
     const reset = reply.getHeader('ratelimit-reset');
     reply.removeHeader('ratelimit-limit').removeHeader('ratelimit-remaining').removeHeader('ratelimit-reset');
@@ -202,10 +206,29 @@ export async function registerRateLimit(
       const key = request.principal?.keyId ?? '';
       request.log.warn({ err: failures.get(key) }, 'rate limit store failed; request allowed (fail open)');
       failures.delete(key);
-      return done(null, payload);
+      return;
     }
     reply.header('ratelimit-policy', `${limit};w=${WINDOW_MS / 1000}`);
     reply.header('ratelimit', `limit=${limit}, remaining=${remaining}, reset=${reset}`);
-    done(null, payload);
+  };
+
+  // Callback style, after the scope's authentication: a shop with its limit off (the bench shop,
+  // an app's own backend) costs one cached lookup, no promise and no onSend hook. The plugin's
+  // own per-route hook awaited the key, the allow list and a `routeOptions` copy every time.
+  const limiter = app.rateLimit();
+  app.addHook('preValidation', (request, reply, done) => {
+    if (isExempt(request)) return done();
+    const shop = deps.shops.peek(request.principal.shopId);
+    if (shop && !shop.rateLimit.enabled) return done();
+    limiter.call(app, request, reply).then(
+      () => {
+        policyHeaders(request, reply);
+        done();
+      },
+      (error: Error) => {
+        policyHeaders(request, reply);
+        done(error);
+      },
+    );
   });
 }

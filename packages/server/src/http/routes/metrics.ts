@@ -60,18 +60,27 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /**
  * `tare_http_request_duration_seconds` by method, route and status: the lines prom-client's
  * Histogram writes (metrics.test.ts compares them), but an observation is a bucket count and a
- * sum found by one string key. prom-client validates and hashes the labels of every observation,
- * which cost more than the rest of the hook on a cached read.
+ * sum found by route, method and status. prom-client validates and hashes the labels of every
+ * observation, which cost more than the rest of the hook on a cached read.
  */
 export function requestDurations(registry: Registry) {
   const name = 'tare_http_request_duration_seconds';
   const help = 'HTTP request duration by method, route and status';
-  type Labels = { method: string; route: string; status: string };
-  const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+  type Series = {
+    labels: { method: string; route: string; status: string };
+    counts: number[];
+    sum: number;
+    count: number;
+  };
+  // In the order first seen, as prom-client lists them.
+  let series: Series[] = [];
+  // Route → method → status, so a lookup hashes no string made for it (route and method
+  // strings are Fastify's and Node's own, their hashes kept).
+  const byRoute = new Map<string, Map<string, Map<number, Series>>>();
 
   // prom-client's shape for the registry to print: cumulative buckets, then +Inf, sum and count.
   const values = () =>
-    [...series.values()].flatMap(({ labels, counts, sum, count }) => {
+    series.flatMap(({ labels, counts, sum, count }) => {
       let cumulative = 0;
       return [
         ...DURATION_BUCKETS.map((le, i) => ({
@@ -101,14 +110,20 @@ export function requestDurations(registry: Registry) {
         labels: { ...labels, ...sharedLabels },
       })),
     }),
-    reset: () => series.clear(),
+    reset: () => {
+      series = [];
+      byRoute.clear();
+    },
   };
   registry.registerMetric(metric as unknown as Metric);
 
   return {
     observe(method: string, route: string, status: number, seconds: number) {
-      const key = `${method} ${route} ${status}`;
-      let entry = series.get(key);
+      let byMethod = byRoute.get(route);
+      if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+      let byStatus = byMethod.get(method);
+      if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+      let entry = byStatus.get(status);
       if (!entry) {
         entry = {
           labels: { method, route, status: String(status) },
@@ -116,7 +131,8 @@ export function requestDurations(registry: Registry) {
           sum: 0,
           count: 0,
         };
-        series.set(key, entry);
+        byStatus.set(status, entry);
+        series.push(entry);
       }
       for (let i = 0; i < DURATION_BUCKETS.length; i++) {
         if (seconds <= DURATION_BUCKETS[i]!) {
