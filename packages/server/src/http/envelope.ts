@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../errors.js';
 
 /** `{ success, data, error, meta, requestId }` for a successful answer (PRODUCT.md §2). */
@@ -37,3 +37,14 @@ export function successJson(request: FastifyRequest, json: { data: string; meta:
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Sends `answer` at once when it is a value (a cached one), or once its promise settles: a warm
+ * read then runs without a turn of the microtask queue. A rejection reaches the error handler.
+ */
+export function sendWhenReady<T>(
+  answer: T | Promise<T>,
+  send: (value: T) => FastifyReply,
+): FastifyReply | Promise<FastifyReply> {
+  return answer instanceof Promise ? answer.then(send) : send(answer);
+}

@@ -44,12 +44,13 @@ export function createAppSettingsService(deps: { db: Db; shops: ShopDirectory; c
   }
 
   return {
-    get(shopId: string, requestedLocale: string | undefined): Promise<AppSettingsResult> {
+    /** The settings themselves when cached (see ShopCache.read), else a promise of them. */
+    get(shopId: string, requestedLocale: string | undefined): AppSettingsResult | Promise<AppSettingsResult> {
       // The spec: "when omitted, the default locale `en` is used" (an empty `?locale=` counts as
       // omitted). A given but unknown or malformed locale falls back along the chain instead.
       const omitted = requestedLocale === undefined || requestedLocale.trim() === '';
       const locale = omitted ? 'en' : normalizeLocale(requestedLocale);
-      return cache.get(shopId, locale ?? '', () => load(shopId, locale));
+      return cache.read(shopId, locale ?? '', () => load(shopId, locale));
     },
     invalidate: cache.invalidate,
   };

@@ -79,14 +79,20 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
   }
 
   return {
-    getProduct(shopId: string, productId: string, query: { limit?: number; cursor?: string }): Promise<ProductPage> {
+    /** The page itself when cached (see ShopCache.read), else a promise of it. */
+    getProduct(
+      shopId: string,
+      productId: string,
+      query: { limit?: number; cursor?: string },
+    ): ProductPage | Promise<ProductPage> {
       const limit = query.limit ?? 50;
-      return cache.get(shopId, `p:${productId}:${limit}:${query.cursor ?? ''}`, () =>
+      return cache.read(shopId, `p:${productId}:${limit}:${query.cursor ?? ''}`, () =>
         loadProductPage(shopId, productId, limit, query.cursor),
-      ) as Promise<ProductPage>;
+      ) as ProductPage | Promise<ProductPage>;
     },
+    /** The variant itself when cached (see ShopCache.read), else a promise of it. */
     getVariant(shopId: string, productId: string, variantId: string) {
-      return cache.get(shopId, `v:${productId}:${variantId}`, async () => {
+      return cache.read(shopId, `v:${productId}:${variantId}`, async () => {
         const product = await findProduct(deps.db, shopId, productId);
         if (!product) throw errors.notFound('product', productId);
         const variant = await findVariant(deps.db, shopId, productId, variantId);
@@ -100,7 +106,7 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
           },
           {},
         );
-      }) as Promise<VariantAnswer>;
+      }) as VariantAnswer | Promise<VariantAnswer>;
     },
     invalidate: cache.invalidate,
   };

@@ -28,6 +28,24 @@ describe('shop cache', () => {
     expect(loads).toBe(1);
   });
 
+  it('when a value is loaded, then read hands back the value itself; before, and once stale, a promise', async () => {
+    const time = clock();
+    const cache = createShopCache<number>({ ttlMs: 1000, now: time.now });
+    let loads = 0;
+    const load = async () => ++loads;
+    const first = cache.read('s1', 'k', load);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBe(1);
+    expect(cache.read('s1', 'k', load)).toBe(1);
+    time.advance(1000);
+    const again = cache.read('s1', 'k', load);
+    expect(again).toBeInstanceOf(Promise);
+    expect(await again).toBe(2);
+    cache.invalidate('s1');
+    expect(await cache.read('s1', 'k', load)).toBe(3);
+    expect(loads).toBe(3);
+  });
+
   it('when a load fails, then the failure is not cached', async () => {
     const cache = createShopCache<number>({ ttlMs: 1000 });
     await expect(cache.get('s1', 'k', async () => Promise.reject(new Error('404')))).rejects.toThrow('404');

@@ -9,34 +9,47 @@
 export function createShopCache<V>(deps: { ttlMs: number; maxEntriesPerShop?: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const max = deps.maxEntriesPerShop ?? 5_000;
-  const shops = new Map<string, Map<string, { promise: Promise<V>; value?: V; until: number }>>();
+  type Entry = { promise: Promise<V>; value?: V; loaded?: true; until: number };
+  const shops = new Map<string, Map<string, Entry>>();
+
+  function get(shopId: string, key: string, load: () => Promise<V>): Promise<V> {
+    if (deps.ttlMs <= 0) return load();
+    let entries = shops.get(shopId);
+    const hit = entries?.get(key);
+    if (hit && hit.until > now()) return hit.promise;
+    if (!entries) {
+      entries = new Map();
+      shops.set(shopId, entries);
+    }
+    if (entries.size >= max) entries.clear();
+    const entry: Entry = {
+      promise: load(),
+      until: now() + deps.ttlMs,
+    };
+    const owner = entries;
+    entries.set(key, entry);
+    entry.promise.then(
+      (value) => {
+        entry.value = value;
+        entry.loaded = true;
+      },
+      () => {
+        if (owner.get(key) === entry) owner.delete(key);
+      },
+    );
+    return entry.promise;
+  }
 
   return {
-    get(shopId: string, key: string, load: () => Promise<V>): Promise<V> {
-      if (deps.ttlMs <= 0) return load();
-      let entries = shops.get(shopId);
-      const hit = entries?.get(key);
-      if (hit && hit.until > now()) return hit.promise;
-      if (!entries) {
-        entries = new Map();
-        shops.set(shopId, entries);
-      }
-      if (entries.size >= max) entries.clear();
-      const entry: { promise: Promise<V>; value?: V; until: number } = {
-        promise: load(),
-        until: now() + deps.ttlMs,
-      };
-      const owner = entries;
-      entries.set(key, entry);
-      entry.promise.then(
-        (value) => {
-          entry.value = value;
-        },
-        () => {
-          if (owner.get(key) === entry) owner.delete(key);
-        },
-      );
-      return entry.promise;
+    get,
+    /**
+     * As `get`, but a loaded and fresh value comes back as itself: a warm read then awaits
+     * nothing (each await is a turn of the microtask queue on the request's path).
+     */
+    read(shopId: string, key: string, load: () => Promise<V>): V | Promise<V> {
+      const hit = shops.get(shopId)?.get(key);
+      if (hit?.loaded && hit.until > now()) return hit.value as V;
+      return get(shopId, key, load);
     },
     /** The cached value if loaded and fresh, without waiting: lets hot paths skip a promise. */
     peek(shopId: string, key: string): V | undefined {

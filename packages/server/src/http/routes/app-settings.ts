@@ -2,7 +2,7 @@ import { AppSettingsQuery, AppSettingsResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppSettingsService } from '../../services/app-settings.js';
-import { JSON_TYPE, successJson } from '../envelope.js';
+import { JSON_TYPE, sendWhenReady, successJson } from '../envelope.js';
 
 /** GET /api/v1/app-settings: labels for a locale, cacheable by the client for 5 minutes. */
 export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
@@ -30,15 +30,15 @@ export function appSettingsRoute(deps: { appSettings: AppSettingsService }) {
           },
         },
       },
-      async (request, reply) => {
-        const result = await deps.appSettings.get(request.principal.shopId, request.query.locale);
-        reply
-          .header('cache-control', 'private, max-age=300')
-          .header('etag', result.etag)
-          .header('vary', 'Authorization');
-        if (matches(request.headers['if-none-match'], result.etag)) return reply.status(304).send();
-        return reply.type(JSON_TYPE).send(successJson(request, result.json));
-      },
+      (request, reply) =>
+        sendWhenReady(deps.appSettings.get(request.principal.shopId, request.query.locale), (result) => {
+          reply
+            .header('cache-control', 'private, max-age=300')
+            .header('etag', result.etag)
+            .header('vary', 'Authorization');
+          if (matches(request.headers['if-none-match'], result.etag)) return reply.status(304).send();
+          return reply.type(JSON_TYPE).send(successJson(request, result.json));
+        }),
     );
   };
 }

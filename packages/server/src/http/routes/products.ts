@@ -2,7 +2,7 @@ import { ProductParams, ProductQuery, ProductResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
-import { JSON_TYPE, successJson } from '../envelope.js';
+import { JSON_TYPE, sendWhenReady, successJson } from '../envelope.js';
 import { inventoryLinks } from '../openapi.js';
 
 /** GET /api/v1/products/{productId}: the product with one page of its variants. */
@@ -39,10 +39,11 @@ export function productRoute(deps: { catalog: CatalogService }) {
           },
         },
       },
-      async (request, reply) => {
-        const page = await deps.catalog.getProduct(request.principal.shopId, request.params.productId, request.query);
-        return reply.type(JSON_TYPE).send(successJson(request, page.json));
-      },
+      (request, reply) =>
+        sendWhenReady(
+          deps.catalog.getProduct(request.principal.shopId, request.params.productId, request.query),
+          (page) => reply.type(JSON_TYPE).send(successJson(request, page.json)),
+        ),
     );
   };
 }

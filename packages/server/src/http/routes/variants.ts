@@ -2,7 +2,7 @@ import { VariantParams, VariantResponse } from '@tare/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { CatalogService } from '../../services/catalog.js';
-import { JSON_TYPE, successJson } from '../envelope.js';
+import { JSON_TYPE, sendWhenReady, successJson } from '../envelope.js';
 import { inventoryLinks } from '../openapi.js';
 
 /** GET /api/v1/products/{productId}/variants/{variantId}: one variant and its parent product. */
@@ -30,10 +30,11 @@ export function variantRoute(deps: { catalog: CatalogService }) {
           },
         },
       },
-      async (request, reply) => {
+      (request, reply) => {
         const { productId, variantId } = request.params;
-        const found = await deps.catalog.getVariant(request.principal.shopId, productId, variantId);
-        return reply.type(JSON_TYPE).send(successJson(request, found.json));
+        return sendWhenReady(deps.catalog.getVariant(request.principal.shopId, productId, variantId), (found) =>
+          reply.type(JSON_TYPE).send(successJson(request, found.json)),
+        );
       },
     );
   };
