@@ -29,30 +29,6 @@ export async function runIdempotent(
   request: IdempotencyRequest | undefined,
   execute: (tx: Queryable) => Promise<Omit<WriteResponse, 'replayed'>>,
 ): Promise<WriteResponse> {
-  // PostgreSQL aborts one transaction of a deadlock (or a serialization failure) whole, so it is
-  // run again from the start: the key claim, the reads and the write see the winner's commit.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await runOnce(db, request, execute);
-    } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || !abortedToBeRetried(error)) throw error;
-    }
-  }
-}
-
-/** Attempts of a write that PostgreSQL aborts to break a deadlock or a serialization failure. */
-const MAX_ATTEMPTS = 3;
-
-export function abortedToBeRetried(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '40P01' || code === '40001';
-}
-
-function runOnce(
-  db: Db,
-  request: IdempotencyRequest | undefined,
-  execute: (tx: Queryable) => Promise<Omit<WriteResponse, 'replayed'>>,
-): Promise<WriteResponse> {
   return db.transaction(async (tx) => {
     if (!request) return { ...(await execute(tx)), replayed: false };
     const { claimed, stored } = await claimKey(tx, request.shopId, request.key, request.retentionHours);
