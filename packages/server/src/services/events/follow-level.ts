@@ -8,6 +8,7 @@ import { hasQueuedPush } from '../../store/repositories/projection-outbox.js';
 import { findShopById } from '../../store/repositories/shops.js';
 import { applyInventoryWrite } from '../inventory/write-inventory.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
+import { lockOrdersWatermark } from '../../store/repositories/platform-sync.js';
 import { syncChangedOrders } from './sync-changed-orders.js';
 
 export interface LevelToFollow {
@@ -50,6 +51,9 @@ export async function followLevel(
   level: LevelToFollow,
 ): Promise<FollowOutcome> {
   const { shopId, locationId, variantId } = level;
+  // The shop's order watermark is locked before the level, as every order booking takes them
+  // (watermark, then levels): taking the level first deadlocked with a booking of the same shop.
+  await lockOrdersWatermark(tx, shopId);
   let tare = await lockLevel(tx, level);
   if (!tare) return 'unknown';
   if (await hasQueuedPush(tx, level)) return 'push_pending';
