@@ -14,10 +14,12 @@ import pg from 'pg';
 import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import { openPglite } from '../packages/server/src/store/pglite-driver.js';
 import { cpuSeconds } from './load.js';
+import { rawAdjustment, rawResponseBody } from './raw-adjustment.js';
 import { type Child, freePort, runNode, spawnNode, stop, waitFor200 } from './procs.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TARE = path.join(ROOT, 'packages/server/bin/tare.js');
+const BARE_WRITE = path.join(ROOT, 'bench/bare-write-server.ts');
 const DOMAIN = 'bench-shop.example';
 const LOCATION = '70001';
 const SECONDS = Number(process.env.BENCH_INVENTORY_SECONDS ?? 8);
@@ -48,7 +50,10 @@ export interface Rate {
   p50: number;
   p99: number;
   requests: number;
-  /** CPU µs per transaction of the Tare server (absent for the baseline) and of all PostgreSQL processes. */
+  /**
+   * CPU µs per transaction of the HTTP server (Tare's, or the bare write route's; absent for the
+   * in-process baseline) and of all PostgreSQL processes.
+   */
   tareCpuUs?: number;
   pgCpuUs?: number;
 }
@@ -68,8 +73,16 @@ export interface StoreResults {
   hot: HotResult;
 }
 
+/** The two baselines of a, each alternating with Tare at as many clients. */
+export interface Baselines {
+  /** The raw transaction from node-postgres clients in the bench process. */
+  raw: Rate;
+  /** The same transaction behind a bare HTTP route (bench/bare-write-server.ts). */
+  http: Rate;
+}
+
 export interface InventoryResults {
-  postgres: StoreResults & { baseline: Rate; wideBaseline: Rate };
+  postgres: StoreResults & { baselines: Baselines; wideBaselines: Baselines };
   pglite: StoreResults;
 }
 
@@ -430,31 +443,51 @@ async function startTare(
   return { child, post: http.post, close: http.close };
 }
 
-/** a at `clients` clients, alternating with `between` (the baseline's half-rounds at as many clients) when given. */
+/** The baselines' half-rounds at `clients` clients, run alternately with Tare's. */
+type Between = (clients: number) => Promise<Baselines>;
+
+/** The bare HTTP route in front of the raw transaction, with a client like Tare's. */
+async function startBareWrite(databaseUrl: string, shopId: string, apiKey: string): Promise<Tare> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnNode(['--import', 'tsx', BARE_WRITE], {
+    DATABASE_URL: databaseUrl,
+    SHOP_ID: shopId,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
+  await waitFor200(`${url}/readyz`, child);
+  const http = client(url, apiKey, WIDE_CLIENTS);
+  return { child, post: http.post, close: http.close };
+}
+
+/** a at `clients` clients, alternating with `between` when given. */
 async function measureSingles(
   tare: Tare,
   store: string,
   clients: number,
   pids: { tare?: number; backends?: Backends },
-  between?: (clients: number) => Promise<Rate>,
-): Promise<{ single: Rate; baseline?: Rate }> {
+  between?: Between,
+): Promise<{ single: Rate; baselines?: Baselines }> {
   log(
     `${store} a. single-entry adjustments, ${clients} clients: warm-up ${WARMUP_SECONDS} s, then 2 × ${SECONDS / 2} s${between ? ' alternating with the baseline' : ''}`,
   );
   await drive(clients, singleOp(tare, `warm${clients}`), { seconds: WARMUP_SECONDS });
   const singles: Rate[] = [];
-  const baselines: Rate[] = [];
+  const baselines: Baselines[] = [];
   for (let round = 0; round < 2; round++) {
-    if (between) {
-      const b = await between(clients);
-      describe('baseline (raw SQL)', b);
-      baselines.push(b);
-    }
+    if (between) baselines.push(await between(clients));
     const s = await drive(clients, singleOp(tare, `single${clients}-${round}`), { seconds: SECONDS / 2 }, pids);
     describe('Tare', s);
     singles.push(s);
   }
-  return { single: combine(singles), baseline: baselines.length ? combine(baselines) : undefined };
+  return {
+    single: combine(singles),
+    baselines: between && {
+      raw: combine(baselines.map((b) => b.raw)),
+      http: combine(baselines.map((b) => b.http)),
+    },
+  };
 }
 
 /** a (at 8 and 32 clients), c and d against one running Tare; `between` runs the baseline's half-rounds alternately with a. */
@@ -462,8 +495,8 @@ async function measureStore(
   tare: Tare,
   store: string,
   backends: Backends | undefined,
-  between?: (clients: number) => Promise<Rate>,
-): Promise<{ single: Rate; wide: Rate; batch: Rate; hot: Rate; baseline?: Rate; wideBaseline?: Rate }> {
+  between?: Between,
+): Promise<{ single: Rate; wide: Rate; batch: Rate; hot: Rate; baselines?: Baselines; wideBaselines?: Baselines }> {
   const pids = { tare: tare.child.pid, backends };
   const narrow = await measureSingles(tare, store, SINGLE_CLIENTS, pids, between);
   const wide = await measureSingles(tare, store, WIDE_CLIENTS, pids, between);
@@ -481,8 +514,8 @@ async function measureStore(
     wide: wide.single,
     batch,
     hot,
-    baseline: narrow.baseline,
-    wideBaseline: wide.baseline,
+    baselines: narrow.baselines,
+    wideBaselines: wide.baselines,
   };
 }
 
@@ -502,62 +535,27 @@ async function rawSqlBaseline(databaseUrl: string) {
   await monitor.connect();
   const shop = await clients[0]!.query<{ id: string }>('SELECT id::text FROM shops WHERE domain = $1', [DOMAIN]);
   const shopId = shop.rows[0]!.id;
-  // A response body of the size Tare stores for a single-entry adjustment.
-  const body = JSON.stringify({
-    data: {
-      operation: 'adjustment',
-      locationId: LOCATION,
-      results: [
-        {
-          variantId: VARIANTS[0],
-          status: 'updated',
-          previousQuantity: { value: 1000, unit: 'kg' },
-          quantity: { value: 999.875, unit: 'kg' },
-        },
-      ],
-    },
-    meta: { requestId: 'req-0000000000000000' },
-  });
+  const body = rawResponseBody(LOCATION, VARIANTS[0]!);
   const fingerprint = randomBytes(32);
   let next = 0;
   let round = 0;
   const op =
     (phase: string): Op =>
     async (worker, i) => {
-      const c = clients[worker]!;
-      const variantId = VARIANTS[next++ % VARIANTS.length]!;
-      const delta = i % 2 ? '0.25' : '-0.125';
       const key = `${runId}-raw${phase}-${worker}-${i}`;
-      await c.query('BEGIN');
-      try {
-        const level = await c.query<{ total: string }>(
-          'SELECT total FROM inventory_levels WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 FOR UPDATE',
-          [shopId, LOCATION, variantId],
-        );
-        const before = level.rows[0]!.total;
-        const updated = await c.query<{ total: string }>(
-          `UPDATE inventory_levels SET total = total + $4::numeric, updated_at = now()
-         WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 RETURNING total`,
-          [shopId, LOCATION, variantId, delta],
-        );
-        await c.query(
-          `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-           delta, unit, idempotency_key, request_id)
-         VALUES ($1, $2, $3, 'adjustment', $4, $5, $6, 'kg', $7, $8)`,
-          [shopId, LOCATION, variantId, before, updated.rows[0]!.total, delta, key, `raw-${worker}-${i}`],
-        );
-        await c.query(
-          `INSERT INTO idempotency_keys (shop_id, key, fingerprint, response_status, response_body, request_id)
-         VALUES ($1, $2, $3, 200, $4, $5)`,
-          [shopId, key, fingerprint, body, `raw-${worker}-${i}`],
-        );
-        await c.query('COMMIT');
-      } catch (error) {
-        await c.query('ROLLBACK');
-        throw error;
-      }
+      await rawAdjustment(clients[worker]!, {
+        shopId,
+        locationId: LOCATION,
+        variantId: VARIANTS[next++ % VARIANTS.length]!,
+        delta: i % 2 ? '0.25' : '-0.125',
+        key,
+        requestId: `raw-${worker}-${i}`,
+        fingerprint,
+        body,
+      });
     };
   return {
+    shopId,
     warm: () => drive(SINGLE_CLIENTS, op('warm'), { seconds: WARMUP_SECONDS }),
     run: (clients: number) =>
       drive(clients, op(String(round++)), { seconds: SECONDS / 2 }, { backends: backendsOf(monitor) }),
@@ -587,20 +585,33 @@ export async function benchInventory(tmp: string, baseEnv: Record<string, string
   }
   const pgTare = await startTare(pgEnv, profFlags, pgKey, HOT_CLIENTS);
   const baseline = await rawSqlBaseline(databaseUrl);
+  const bare = await startBareWrite(databaseUrl, baseline.shopId, pgKey);
   await baseline.warm();
+  await drive(SINGLE_CLIENTS, singleOp(bare, 'warm'), { seconds: WARMUP_SECONDS });
+  let bareRound = 0;
+  const between: Between = async (clients) => {
+    const raw = await baseline.run(clients);
+    describe('baseline (raw SQL)', raw);
+    const pids = { tare: bare.child.pid, backends: baseline.backends };
+    const http = await drive(clients, singleOp(bare, `bare${clients}-${bareRound++}`), { seconds: SECONDS / 2 }, pids);
+    describe('baseline (bare HTTP route + raw SQL)', http);
+    return { raw, http };
+  };
   let postgres: InventoryResults['postgres'];
   try {
-    const measured = await measureStore(pgTare, 'PostgreSQL', baseline.backends, baseline.run);
+    const measured = await measureStore(pgTare, 'PostgreSQL', baseline.backends, between);
     const hot = await checkStore(baseline.query, measured.hot, 'PostgreSQL');
     postgres = {
       single: measured.single,
       wide: measured.wide,
       batch: measured.batch,
       hot,
-      baseline: measured.baseline!,
-      wideBaseline: measured.wideBaseline!,
+      baselines: measured.baselines!,
+      wideBaselines: measured.wideBaselines!,
     };
   } finally {
+    bare.close();
+    await stop(bare.child);
     await baseline.close();
     pgTare.close();
     await stop(pgTare.child);

@@ -189,7 +189,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
     }
   });
 
-  it('when batches in opposite orders race while half their levels exist and half are created, then none deadlocks and each applies whole', async () => {
+  it('when batches in opposite orders and single-entry writes race while half their levels exist and half are created, then none deadlocks and each applies whole', async () => {
     const { key, shopId } = await seedConcurrencyShop(dbA);
     // Every other variant gets its level first: the batches then lock existing levels and create
     // the others at once, on both instances.
@@ -202,7 +202,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
         existing.map((variantId) => ({ variantId, delta: deltaOf(1) })),
       ),
     ]);
-    const requests = Array.from({ length: 20 }, (_, r) => ({
+    const batches = Array.from({ length: 20 }, (_, r) => ({
       idempotencyKey: `mixed-${r}-${randomUUID()}`,
       server: r % 4 < 2 ? serverA : serverB,
       adjustments: (r % 2 ? [...BATCH_IDS].reverse() : BATCH_IDS).map((variantId, v) => ({
@@ -210,24 +210,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
         delta: deltaOf(r * 10 + v + 3),
       })),
     }));
+    // Single-entry writes take their own short lock statement (or the upsert when the level is new).
+    const singles = BATCH_IDS.flatMap((variantId, v) =>
+      [0, 1].map((n) => ({
+        idempotencyKey: `mixed-single-${v}-${n}-${randomUUID()}`,
+        server: n ? serverB : serverA,
+        adjustments: [{ variantId, delta: deltaOf(300 + v * 2 + n) }],
+      })),
+    );
+    const requests = batches.flatMap((batch, r) => [batch, singles[r]!]);
 
     const answers = await Promise.all(requests.map((q) => adjust(q.server, key, q.idempotencyKey, q.adjustments)));
 
     expectAllOk(answers);
     for (const variantId of BATCH_IDS) {
       const first = existing.includes(variantId) ? inKg(deltaOf(1)) : new Dec(0);
-      const expected = requests.reduce(
-        (acc, q) => acc.plus(inKg(q.adjustments.find((a) => a.variantId === variantId)!.delta)),
-        first,
-      );
-      await expectLevel(
-        dbA,
-        shopId,
-        variantId,
-        '0.25',
-        expected,
-        requests.length + (existing.includes(variantId) ? 1 : 0),
-      );
+      const mine = requests.flatMap((q) => q.adjustments.filter((a) => a.variantId === variantId));
+      const expected = mine.reduce((acc, a) => acc.plus(inKg(a.delta)), first);
+      await expectLevel(dbA, shopId, variantId, '0.25', expected, mine.length + (existing.includes(variantId) ? 1 : 0));
     }
   });
 
