@@ -22,9 +22,29 @@ export interface CommandContext {
   keyring: Keyring;
   io: CommandIo;
   /** Text of a file the user named (read by the CLI process, which has the user's cwd). */
-  input?: string;
+  input?: InputText;
   /** Called after a command changed data, so a running server drops its caches at once. */
   changed(): void;
+}
+
+/**
+ * A file's text, handed over once: whoever takes it holds the only reference, so a large import
+ * file can be collected once it is parsed rather than live for the whole import.
+ */
+export interface InputText {
+  take(): string;
+}
+
+export function inputText(text: string): InputText {
+  let held: string | undefined = text;
+  return {
+    take() {
+      if (held === undefined) throw new Error('the input was already taken');
+      const taken = held;
+      held = undefined;
+      return taken;
+    },
+  };
 }
 
 /** Wrong arguments: `error: <message>`, then the usage text; exit code 2. */

@@ -11,13 +11,10 @@ const USAGE = 'usage: tare import FILE';
 export const importCommand: StoreCommand = async (ctx, args) => {
   if (args.length > 1) throw new UsageError(`import takes one FILE, got ${args.length} arguments`, USAGE);
   if (args.length === 0 || ctx.input === undefined) throw new UsageError('import needs FILE', USAGE);
-  let document: unknown;
-  try {
-    document = JSON.parse(ctx.input);
-  } catch (error) {
-    const where = jsonError(ctx.input);
-    const problem = where ? `line ${where.line}, column ${where.column}: ${where.problem}` : (error as Error).message;
-    ctx.io.err(`error: ${args[0]} is not valid JSON: ${problem}`);
+  // The text is taken, not kept: only the parsed document lives on through the import.
+  const parsed = parse(ctx.input.take());
+  if (!parsed.ok) {
+    ctx.io.err(`error: ${args[0]} is not valid JSON: ${parsed.problem}`);
     return 1;
   }
   const refuse = (issues: { path: string; message: string }[]) => {
@@ -25,7 +22,7 @@ export const importCommand: StoreCommand = async (ctx, args) => {
     for (const issue of issues) ctx.io.err(`  ${issue.path}: ${issue.message}`);
     return 1;
   };
-  const checked = validateImport(document);
+  const checked = validateImport(parsed.document);
   if (!checked.ok) return refuse(checked.issues);
   let summary;
   try {
@@ -43,6 +40,18 @@ export const importCommand: StoreCommand = async (ctx, args) => {
   }
   return 0;
 };
+
+function parse(text: string): { ok: true; document: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, document: JSON.parse(text) };
+  } catch (error) {
+    const where = jsonError(text);
+    return {
+      ok: false,
+      problem: where ? `line ${where.line}, column ${where.column}: ${where.problem}` : (error as Error).message,
+    };
+  }
+}
 
 /** `importing shop: 42,000 of 210,000 rows, 3,512 rows/s, about 48 s left` (products, variants, levels). */
 function progressLine(show: (line: string) => void): (progress: ImportProgress) => void {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../compose.js';
 import { AppError } from '../errors.js';
 import type { Keyring } from '../secrets/keyring.js';
-import { describeFailure } from './command.js';
+import { describeFailure, inputText } from './command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
 /**
@@ -31,7 +31,14 @@ export function internalCliRoute(deps: { services: Services; token: string; keyr
         try {
           const run = await load();
           const exitCode = await run(
-            { db, gateway, keyring: deps.keyring, io, input, changed: deps.services.invalidateAll },
+            {
+              db,
+              gateway,
+              keyring: deps.keyring,
+              io,
+              input: input === undefined ? undefined : inputText(input),
+              changed: deps.services.invalidateAll,
+            },
             args,
           );
           return { exitCode, stdout, stderr };

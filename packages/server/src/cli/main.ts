@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../config.js';
-import { type CommandIo, CommandError, describeFailure, UsageError } from './command.js';
+import { type CommandIo, CommandError, describeFailure, type InputText, inputText, UsageError } from './command.js';
 import { runStoreCommand } from './run-command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
@@ -84,9 +84,9 @@ const READ_PROBLEMS: Record<string, string> = {
   EISDIR: 'it is a directory',
 };
 
-function readInput(file: string): string {
+function readInput(file: string): InputText {
   try {
-    return readFileSync(file, 'utf8');
+    return inputText(readFileSync(file, 'utf8'));
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     throw new CommandError(`cannot read ${file}: ${(code && READ_PROBLEMS[code]) ?? message}`);

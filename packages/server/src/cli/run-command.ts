@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { keyringFor } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
-import { type CommandIo, CommandError } from './command.js';
+import { type CommandIo, CommandError, type InputText } from './command.js';
 import { openStore } from './open-store.js';
 import { awaitServerHandle } from './server-handle.js';
 import { STORE_COMMANDS } from './store-commands.js';
@@ -15,7 +15,7 @@ export async function runStoreCommand(
   name: string,
   args: string[],
   io: CommandIo,
-  input?: string,
+  input?: InputText,
 ): Promise<number> {
   const handle = config.databaseUrl ? undefined : await awaitServerHandle(config.dataDir);
   if (handle) return forward(handle, name, args, io, input);
@@ -62,14 +62,14 @@ async function forward(
   name: string,
   args: string[],
   io: CommandIo,
-  input: string | undefined,
+  input: InputText | undefined,
 ): Promise<number> {
   let result: { exitCode?: number; stdout?: string[]; stderr?: string[] };
   try {
     const response = await fetch(`${handle.url}/internal/cli`, {
       method: 'POST',
       headers: { authorization: `Bearer ${handle.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ command: name, args, input }),
+      body: JSON.stringify({ command: name, args, input: input?.take() }),
     });
     result = (await response.json()) as typeof result;
   } catch (error) {
