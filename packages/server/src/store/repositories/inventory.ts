@@ -108,7 +108,7 @@ export async function lockLevelsForWrite(
   locationId: string,
   variantIds: string[],
 ): Promise<{ locationFound: boolean; platform: PlatformKind | null; levels: Map<string, LockedLevel> }> {
-  // One variant whose level exists (the usual write): a short statement PostgreSQL plans once.
+  // One variant whose level exists (the usual write): a short statement, cheap to plan and run.
   // Finding no row it has locked nothing, so the general statement can still take its order.
   const one = new Set(variantIds).size === 1 ? await lockOneLevel(db, shopId, locationId, variantIds[0]!) : undefined;
   const { rows } = one?.rows.length ? one : await lockOrCreateLevels(db, shopId, locationId, variantIds);
