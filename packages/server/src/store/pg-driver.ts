@@ -64,6 +64,16 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     return current;
   };
 
+  // The listener is one connection, so its LISTEN and UNLISTEN run one after another: node-postgres
+  // deprecates a query sent while another runs on the client (pg@9 refuses it), and subscribers
+  // start at once (the caches, the workers, the heard lease).
+  let listenerWork: Promise<unknown> = Promise.resolve();
+  const onListener = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = listenerWork.then(work);
+    listenerWork = run.catch(noop);
+    return run;
+  };
+
   // Notifications sent while the listener was down are lost, so after reconnecting every
   // handler hears an empty payload, which subscribers treat as "anything may have changed".
   const reconnectSoon = (): void => {
@@ -127,7 +137,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
       handlers.set(channel, set);
       set.add(onPayload);
       try {
-        await (await (listener ?? listenerClient())).query(`LISTEN "${channel}"`);
+        await onListener(async () => (await (listener ?? listenerClient())).query(`LISTEN "${channel}"`));
       } catch (err) {
         set.delete(onPayload);
         if (set.size === 0) handlers.delete(channel);
@@ -138,7 +148,9 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
         set.delete(onPayload);
         if (set.size > 0 || handlers.get(channel) !== set) return;
         handlers.delete(channel);
-        await (await listener?.catch(() => undefined))?.query(`UNLISTEN "${channel}"`).catch(noop);
+        await onListener(async () => (await listener?.catch(() => undefined))?.query(`UNLISTEN "${channel}"`)).catch(
+          noop,
+        );
       };
     },
     async close() {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -152,6 +153,30 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
     await unlisten();
     await expect(db.listen('Bad-Name', () => undefined)).rejects.toThrow(/Invalid channel/);
   });
+
+  it.runIf(name === 'postgres')(
+    'when several channels are subscribed at once, then the listener runs one query at a time and each channel hears its NOTIFY',
+    async () => {
+      // node-postgres queues a query sent while another runs on the client, deprecated (pg@9 refuses it).
+      let overlapping = 0;
+      const query = pg.Client.prototype.query;
+      const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args) {
+        if ((this as unknown as { _queryQueue: unknown[] })._queryQueue.length > 0) overlapping++;
+        return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+      });
+      const got: string[] = [];
+      try {
+        const channels = ['contract_c1', 'contract_c2', 'contract_c3', 'contract_c4'];
+        const unlistens = await Promise.all(channels.map((c) => db.listen(c, (p) => got.push(`${c}:${p}`))));
+        await db.query(`SELECT ${channels.map((c) => `pg_notify('${c}', 'x')`).join(', ')}`);
+        await vi.waitFor(() => expect(got.sort()).toEqual(channels.map((c) => `${c}:x`)));
+        await Promise.all(unlistens.map((unlisten) => unlisten()));
+      } finally {
+        spy.mockRestore();
+      }
+      expect(overlapping).toBe(0);
+    },
+  );
 
   it.runIf(name === 'postgres')(
     'survives losing the listener connection and resubscribes on the next listen',
