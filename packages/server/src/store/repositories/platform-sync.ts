@@ -2,14 +2,11 @@ import type { Queryable } from '../db.js';
 
 /**
  * The shop's order watermark, locked for this transaction: orders changed on the platform since
- * then may not have reached Tare yet (null: ask for every order). `FOR NO KEY UPDATE` excludes
- * the other holders of the watermark but not the foreign-key checks of rows that name the shop
- * (`FOR UPDATE` blocked them: a booking holding levels and queueing a push waited on a stock
- * notice holding the watermark and waiting on those levels, a deadlock).
+ * then may not have reached Tare yet (null: ask for every order).
  */
 export async function lockOrdersWatermark(db: Queryable, shopId: string): Promise<Date | null> {
   const { rows } = await db.query<{ until: Date | null }>(
-    'SELECT orders_synced_until AS until FROM shops WHERE id = $1 FOR NO KEY UPDATE',
+    'SELECT orders_synced_until AS until FROM shops WHERE id = $1 FOR UPDATE',
     [shopId],
   );
   return rows[0]?.until ?? null;
