@@ -116,9 +116,16 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
               model[order.variant] = model[order.variant].plus(order.perUnit.times(quantity));
             }
           } else if (action.kind === 'edit') {
-            // Through PATCH /orders: an open, measured order without refunds.
+            // Through PATCH /orders: an open, measured order without refunds, whose line is still there.
             const order = orders[action.order % Math.max(1, orders.length)];
-            if (!order || !order.measured || order.refunded > 0 || order.quantity === action.quantity) continue;
+            if (
+              !order ||
+              order.cancelled ||
+              !order.measured ||
+              order.refunded > 0 ||
+              order.quantity === action.quantity
+            )
+              continue;
             await editor(
               {
                 shopId,
