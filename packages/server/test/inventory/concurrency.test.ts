@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dec, decimalFromJson, toPlainString } from '../../src/domain/decimal.js';
 import { convertForStorage } from '../../src/domain/units.js';
@@ -6,6 +7,9 @@ import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
+import { lockLevel, lockLevelsForWrite } from '../../src/store/repositories/inventory.js';
+import { lockShopOrders } from '../../src/store/repositories/order-bookings.js';
+import { queueProjections } from '../../src/store/repositories/projection-outbox.js';
 import { createPostgresDatabase, testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
 
@@ -229,6 +233,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
       const expected = mine.reduce((acc, a) => acc.plus(inKg(a.delta)), first);
       await expectLevel(dbA, shopId, variantId, '0.25', expected, mine.length + (existing.includes(variantId) ? 1 : 0));
     }
+  });
+
+  it("when a stock notice holds the shop's order lock and waits for a level whose writer then queues a push, then neither deadlocks", async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    expectAllOk([await adjust(serverA, key, `create-${randomUUID()}`, [{ variantId: SINGLE_ID, delta: deltaOf(1) }])]);
+    const level = { shopId, locationId: LOCATION, variantId: SINGLE_ID };
+    let levelLocked!: () => void;
+    const writerHoldsLevel = new Promise<void>((resolve) => (levelLocked = resolve));
+    // As an inventory write: the level, then a row naming the shop (its foreign-key check locks the shop row).
+    const writer = dbA.transaction(async (tx) => {
+      await lockLevelsForWrite(tx, shopId, LOCATION, [SINGLE_ID]);
+      levelLocked();
+      await sleep(300); // the notice below now holds the shop's order lock and waits for the level
+      await queueProjections(
+        tx,
+        shopId,
+        [{ locationId: LOCATION, variantId: SINGLE_ID, available: 7, expected: 1 }],
+        'test',
+      );
+    });
+    // As followLevel: the shop's order lock, then the level.
+    const notice = (async () => {
+      await writerHoldsLevel;
+      return dbB.transaction(async (tx) => {
+        await lockShopOrders(tx, shopId);
+        return lockLevel(tx, level);
+      });
+    })();
+    await expect(Promise.all([writer, notice])).resolves.toBeDefined();
   });
 
   it('when a level that exists is adjusted, then its row is written once (locking it writes nothing)', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/store/db.js';
 import { moveLocalLevels } from '../../src/platform/local/levels-repository.js';
 import { touchOrder, upsertLineItem, upsertOrder } from '../../src/platform/local/orders-repository.js';
+import { shareShopOrders } from '../../src/store/repositories/order-bookings.js';
 import { type PlatformEventTopic, storeEvent } from '../../src/store/repositories/platform-events.js';
 import { shopFixture, variantFixture } from './harness.js';
 
@@ -31,8 +32,14 @@ export function createPlatformSimulator(db: Db, shopId: string) {
     async deliver(event: (typeof events)[number]) {
       await storeEvent(db, { shopId, eventId: event.eventId, topic: event.topic, payload: event.payload as never });
     },
-    async placeOrder(order: { id: string; locationId: string; lines: SimulatedLine[] }) {
+    /** `beforeCommit` holds the platform's transaction open (a race test's gate). */
+    async placeOrder(
+      order: { id: string; locationId: string; lines: SimulatedLine[] },
+      options: { beforeCommit?: () => Promise<void> } = {},
+    ) {
       return db.transaction(async (tx) => {
+        // The embedded platform's order changes wait for a stock notice in progress (§14).
+        await shareShopOrders(tx, shopId);
         await upsertOrder(tx, shopId, { id: order.id, status: 'open', locationId: order.locationId });
         for (const [position, line] of order.lines.entries()) {
           await upsertLineItem(tx, shopId, {
@@ -52,6 +59,7 @@ export function createPlatformSimulator(db: Db, shopId: string) {
           shopId,
           order.lines.map((l) => ({ locationId: order.locationId, variantId: l.variantId, by: -l.quantity })),
         );
+        await options.beforeCommit?.();
         return emit('order_placed', { orderId: order.id });
       });
     },
@@ -68,6 +76,7 @@ export function createPlatformSimulator(db: Db, shopId: string) {
       options: { cancel?: boolean } = {},
     ) {
       return db.transaction(async (tx) => {
+        await shareShopOrders(tx, shopId);
         const refundId = String(Math.floor(Math.random() * 1e12));
         await tx.query('INSERT INTO local_platform_refunds (shop_id, order_id, id, lines) VALUES ($1, $2, $3, $4)', [
           shopId,

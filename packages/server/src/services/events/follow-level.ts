@@ -4,11 +4,11 @@ import { convertForStorage } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import { type LockedLevel, lockLevelsForWrite, setPlatformAvailable } from '../../store/repositories/inventory.js';
+import { lockShopOrders } from '../../store/repositories/order-bookings.js';
 import { hasQueuedPush } from '../../store/repositories/projection-outbox.js';
 import { findShopById } from '../../store/repositories/shops.js';
 import { applyInventoryWrite } from '../inventory/write-inventory.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
-import { lockOrdersWatermark } from '../../store/repositories/platform-sync.js';
 import { syncChangedOrders } from './sync-changed-orders.js';
 
 export interface LevelToFollow {
@@ -51,9 +51,10 @@ export async function followLevel(
   level: LevelToFollow,
 ): Promise<FollowOutcome> {
   const { shopId, locationId, variantId } = level;
-  // The shop's order watermark is locked before the level, as every order booking takes them
-  // (watermark, then levels): taking the level first deadlocked with a booking of the same shop.
-  await lockOrdersWatermark(tx, shopId);
+  // No order may move the platform's figure until this ends: one booked after the orders are
+  // read below would be taken for the merchant's change, and booked again by its own event.
+  // Taken before the level, as every booking takes them: no deadlock.
+  await lockShopOrders(tx, shopId);
   let tare = await lockLevel(tx, level);
   if (!tare) return 'unknown';
   if (await hasQueuedPush(tx, level)) return 'push_pending';

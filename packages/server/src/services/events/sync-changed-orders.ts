@@ -1,6 +1,7 @@
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
-import { advanceOrdersWatermark, lockOrdersWatermark } from '../../store/repositories/platform-sync.js';
+import { lockShopOrders } from '../../store/repositories/order-bookings.js';
+import { advanceOrdersWatermark, readOrdersWatermark } from '../../store/repositories/platform-sync.js';
 import { syncOrder } from './sync-order.js';
 
 /**
@@ -19,7 +20,8 @@ export async function syncChangedOrders(
   gateway: PlatformGateway,
   input: { shopId: string; requestId: string },
 ): Promise<number> {
-  const since = await lockOrdersWatermark(tx, input.shopId);
+  await lockShopOrders(tx, input.shopId);
+  const since = await readOrdersWatermark(tx, input.shopId);
   const { rows } = await tx.query<{ now: Date }>('SELECT now() AS now');
   const ids = await gateway.ordersChangedSince(tx, input.shopId, since);
   for (const orderId of ids)

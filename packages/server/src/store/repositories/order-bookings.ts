@@ -9,12 +9,34 @@ export interface SkippedLine {
   reason: 'unknown_variant' | 'unknown_location';
 }
 
+// Two advisory locks order Tare's bookings (PRODUCT.md §14). Each order has its own, held by
+// whatever books it. Each shop has one more, which every booking and every order change on the
+// embedded platform holds shared, and a stock notice holds exclusive while it books the orders
+// it has not seen and reads the platform's figure: no order can then move the platform's stock
+// between the two, where it would be taken for the merchant's change and booked a second time.
+// The shop's lock comes first everywhere, then the order's, then levels: no deadlock.
+const shopOrdersKey = (shopId: string) => `tare:orders:${shopId}`;
+
 /**
  * Serializes everything Tare books for one order, across transactions and instances, until this
  * transaction ends (taken before the order is read, so the booking follows the latest state).
  */
 export async function lockOrderBookings(tx: Queryable, shopId: string, orderId: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`tare:order:${shopId}:${orderId}`]);
+  // One round trip; PostgreSQL evaluates a select list left to right, so the shop's lock is first.
+  await tx.query(
+    'SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0)), pg_advisory_xact_lock(hashtextextended($2, 0))',
+    [shopOrdersKey(shopId), `tare:order:${shopId}:${orderId}`],
+  );
+}
+
+/** Taken by a platform change that creates an order (the sandbox's checkout) before it moves stock. */
+export async function shareShopOrders(tx: Queryable, shopId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [shopOrdersKey(shopId)]);
+}
+
+/** Holds back every booking and platform order change of the shop until this transaction ends. */
+export async function lockShopOrders(tx: Queryable, shopId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [shopOrdersKey(shopId)]);
 }
 
 export type StoredBooking = Booking & { unit: string };

@@ -1,12 +1,12 @@
 import type { Queryable } from '../db.js';
 
 /**
- * The shop's order watermark, locked for this transaction: orders changed on the platform since
- * then may not have reached Tare yet (null: ask for every order).
+ * The shop's order watermark: orders changed on the platform since then may not have reached
+ * Tare yet (null: ask for every order). Read and moved under `lockShopOrders`.
  */
-export async function lockOrdersWatermark(db: Queryable, shopId: string): Promise<Date | null> {
+export async function readOrdersWatermark(db: Queryable, shopId: string): Promise<Date | null> {
   const { rows } = await db.query<{ until: Date | null }>(
-    'SELECT orders_synced_until AS until FROM shops WHERE id = $1 FOR UPDATE',
+    'SELECT orders_synced_until AS until FROM shops WHERE id = $1',
     [shopId],
   );
   return rows[0]?.until ?? null;

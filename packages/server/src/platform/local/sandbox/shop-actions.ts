@@ -2,7 +2,7 @@ import type { SandboxCancelBody, SandboxCheckoutBody, SandboxRefundBody, Validat
 import { AppError, errors } from '../../../errors.js';
 import type { Queryable } from '../../../store/db.js';
 import { locationExists } from '../../../store/repositories/locations.js';
-import { lockOrderBookings } from '../../../store/repositories/order-bookings.js';
+import { lockOrderBookings, shareShopOrders } from '../../../store/repositories/order-bookings.js';
 import type { PlatformOrder, PlatformRefund } from '../../gateway.js';
 import { moveLocalLevels } from '../levels-repository.js';
 import { readLocalOrder, touchOrder, upsertLineItem, upsertOrder } from '../orders-repository.js';
@@ -49,6 +49,8 @@ export async function checkout(
   token: string,
   body: SandboxCheckoutBody,
 ): Promise<PlatformOrder> {
+  // The new order moves the platform's stock: never while a stock notice reads it (§14).
+  await shareShopOrders(tx, shopId);
   const { lines } = await readCart(tx, shopId, token, true);
   if (lines.length === 0) throw errors.validation([{ path: '/items', message: 'the cart has no items to check out' }]);
   const locationId = body.locationId ?? (await firstLocationId(tx, shopId));

@@ -1,0 +1,102 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import type { PlatformGateway } from '../../src/platform/gateway.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
+import type { Db } from '../../src/store/db.js';
+import { testDrivers } from '../support/databases.js';
+import { seedShop } from '../support/harness.js';
+import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
+
+const LOC = '70001';
+const logger = createLogger('silent');
+// Transactions that really run side by side: PGlite has one connection and runs them in turn.
+const postgres = testDrivers().filter((driver) => driver.name === 'postgres');
+
+/** Resolves once some transaction waits for an advisory lock another one holds. */
+async function someoneWaitsForALock(db: Db): Promise<void> {
+  for (;;) {
+    const { rows } = await db.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+    if (rows.length) return;
+    await sleep(10);
+  }
+}
+
+describe.skipIf(postgres.length === 0)('A stock notice racing a platform order on PostgreSQL', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await postgres[0]!.create();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it("when an order commits on the platform while a notice books the orders it has not seen, then the sale is booked once and the merchant's figure stands", async () => {
+    const { shopId } = await seedShop(db, coffeeShop({ kg: 10 }));
+    const platform = createPlatformSimulator(db, shopId);
+    const typed = await platform.typeStock(LOC, '2001', 12); // the merchant's figure: 12 whole kg
+
+    // A checkout takes one kg unit off the platform's shelf and holds its transaction open.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let stockMoved!: () => void;
+    const moved = new Promise<void>((resolve) => (stockMoved = resolve));
+    const placing = platform.placeOrder(
+      {
+        id: '5101',
+        locationId: LOC,
+        lines: [{ id: '9101', variantId: '2001', quantity: 1, measure: { value: 2.5, unit: 'kg' } }],
+      },
+      {
+        beforeCommit: async () => {
+          stockMoved();
+          await gate;
+        },
+      },
+    );
+    await moved;
+
+    // The merchant's notice: once it has asked which orders changed, the checkout commits. Had
+    // the notice not waited for the checkout, the unit the order took would now show in the
+    // platform's figure without the order being booked, and be taken for the merchant's.
+    const local = createLocalGateway();
+    let ordersAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (ordersAsked = resolve));
+    const gateway: PlatformGateway = {
+      ...local,
+      async ordersChangedSince(...args) {
+        const ids = await local.ordersChangedSince(...args);
+        ordersAsked();
+        await placing;
+        return ids;
+      },
+    };
+    await platform.deliver(typed);
+    const notice = createInboxWorker({ db, gateway, logger }).drainNow();
+    await Promise.race([asked, someoneWaitsForALock(db)]);
+    release();
+    const placed = await placing;
+    await notice;
+    await platform.deliver(placed); // the order's own event, after the notice
+    await createInboxWorker({ db, gateway: local, logger }).drainNow();
+
+    const { rows: level } = await db.query<{ total: string; platform: number; expected: number }>(
+      `SELECT l.total::text, p.available::int AS platform, l.platform_available::int AS expected FROM inventory_levels l
+       JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
+       WHERE l.shop_id = $1 AND l.variant_id = '2001'`,
+      [shopId],
+    );
+    // 12 typed, one unit sold: the platform shows 11, Tare keeps the sale's half kg.
+    expect(level).toEqual([{ total: '11.5', platform: 11, expected: 11 }]);
+    const { rows: ledger } = await db.query<{ operation: string; delta: string }>(
+      `SELECT operation, delta::text FROM inventory_ledger
+       WHERE shop_id = $1 AND variant_id = '2001' AND operation <> 'import' ORDER BY id`,
+      [shopId],
+    );
+    expect(ledger).toEqual([
+      { operation: 'sale', delta: '-2.5' },
+      { operation: 'platform_adjustment', delta: '4' },
+    ]);
+  });
+});
