@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { PlatformGateway } from '../../src/platform/gateway.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
 import type { Db } from '../../src/store/db.js';
-import { testDrivers } from '../support/databases.js';
+import { someoneWaitsForALock, testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
@@ -13,15 +12,6 @@ const LOC = '70001';
 const logger = createLogger('silent');
 // Transactions that really run side by side: PGlite has one connection and runs them in turn.
 const postgres = testDrivers().filter((driver) => driver.name === 'postgres');
-
-/** Resolves once some transaction waits for an advisory lock another one holds. */
-async function someoneWaitsForALock(db: Db): Promise<void> {
-  for (;;) {
-    const { rows } = await db.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
-    if (rows.length) return;
-    await sleep(10);
-  }
-}
 
 describe.skipIf(postgres.length === 0)('A stock notice racing a platform order on PostgreSQL', () => {
   let db: Db;

@@ -10,7 +10,7 @@ import { openPostgres } from '../../src/store/pg-driver.js';
 import { lockLevel, lockLevelsForWrite } from '../../src/store/repositories/inventory.js';
 import { lockShopOrders } from '../../src/store/repositories/order-bookings.js';
 import { queueProjections } from '../../src/store/repositories/projection-outbox.js';
-import { createPostgresDatabase, testDrivers } from '../support/databases.js';
+import { createPostgresDatabase, someoneWaitsForALock, testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
 
 const LOCATION = '70001';
@@ -262,6 +262,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
       });
     })();
     await expect(Promise.all([writer, notice])).resolves.toBeDefined();
+  });
+
+  it('when a write and another transaction lock two levels in opposite orders, then the write PostgreSQL aborts runs again and answers 200', async () => {
+    const { key, shopId } = await seedConcurrencyShop(dbA);
+    // '10' sorts before '9' (bytes): the write locks '10', then '9'.
+    const both = (i: number) => [
+      { variantId: '9', delta: deltaOf(i) },
+      { variantId: '10', delta: deltaOf(i + 1) },
+    ];
+    expectAllOk([await adjust(serverA, key, `create-${randomUUID()}`, both(1))]);
+    let nineLocked!: () => void;
+    const holdsNine = new Promise<void>((resolve) => (nineLocked = resolve));
+    const other = dbB.transaction(async (tx) => {
+      // The write's deadlock check runs first (after 1 s): it is the transaction aborted.
+      await tx.query(`SET LOCAL deadlock_timeout = '10s'`);
+      await lockLevelsForWrite(tx, shopId, LOCATION, ['9']);
+      nineLocked();
+      await someoneWaitsForALock(dbA); // the write holds '10' and waits for '9'
+      await lockLevelsForWrite(tx, shopId, LOCATION, ['10']);
+    });
+    const write = holdsNine.then(() => adjust(serverA, key, `deadlock-${randomUUID()}`, both(2)));
+    expectAllOk([await write]);
+    await other;
+    await expectLevel(dbA, shopId, '9', '0.25', inKg(deltaOf(1)).plus(inKg(deltaOf(2))), 2);
+    await expectLevel(dbA, shopId, '10', '0.25', inKg(deltaOf(2)).plus(inKg(deltaOf(3))), 2);
   });
 
   it('when a level that exists is adjusted, then its row is written once (locking it writes nothing)', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Db } from '../../src/store/db.js';
 import { MIGRATIONS_DIR, migrate } from '../../src/store/migrate.js';
@@ -91,4 +92,15 @@ function requiredEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set`);
   return value;
+}
+
+/** Resolves once a transaction on `db`'s PostgreSQL database waits for a lock another one holds. */
+export async function someoneWaitsForALock(db: Db): Promise<void> {
+  for (;;) {
+    const { rows } = await db.query(
+      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if (rows.length) return;
+    await sleep(10);
+  }
 }

@@ -5,6 +5,7 @@ import { exactQuantity } from '../../domain/quantity.js';
 import { convertForStorage, isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
 import { type LevelProjection, type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
+import { retryConflicts } from '../../store/conflict-retry.js';
 import type { Db, Queryable } from '../../store/db.js';
 import {
   type LedgerEntry,
@@ -66,11 +67,15 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
     render: (data: { operation: InventoryOperation; locationId: string; results: InventoryResult[] }) => string,
   ): Promise<WriteResponse> {
     try {
-      return await runIdempotent(deps.db, write.idempotency, async (tx) => {
-        const results = await applyInventoryWrite(tx, deps.gateway, write);
-        const body = render({ operation: write.operation, locationId: write.locationId, results });
-        return { status: 200, body, requestId: write.requestId };
-      });
+      // The whole write is this one transaction (a remote platform's share is queued in it), so
+      // one that a deadlock aborted runs again rather than answer 500.
+      return await retryConflicts(() =>
+        runIdempotent(deps.db, write.idempotency, async (tx) => {
+          const results = await applyInventoryWrite(tx, deps.gateway, write);
+          const body = render({ operation: write.operation, locationId: write.locationId, results });
+          return { status: 200, body, requestId: write.requestId };
+        }),
+      );
     } catch (error) {
       if (error instanceof PlatformUnavailableError) {
         throw new AppError(

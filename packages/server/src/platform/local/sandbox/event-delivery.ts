@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { retryConflicts } from '../../../store/conflict-retry.js';
 import type { Db, Queryable } from '../../../store/db.js';
 import {
   type IncomingEvent,
@@ -15,14 +16,6 @@ export type DeliveryMode = 'orderly' | 'chaos';
 
 /** The longest a chaos delivery is late, and the longest after commit its duplicate comes. */
 const CHAOS_MAX_DELAY_MS = 1500;
-
-/** Attempts of a sandbox transaction that PostgreSQL aborts to break a deadlock (or a serialization failure). */
-const MAX_ATTEMPTS = 5;
-
-function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '40P01' || code === '40001';
-}
 
 /**
  * How the sandbox shop's events reach Tare's inbox (PRODUCT.md §14–15). Every event is stored
@@ -82,19 +75,10 @@ export function createEventDelivery(deps: {
             emitted.push(event);
           });
         });
-      let result: T;
       // The platform's changes and Tare's processing of earlier events lock the same rows (the
       // order, the platform's level) from opposite ends; a deadlock aborts one of them, and the
       // platform, like any, tries its change again rather than fail the merchant's request.
-      for (let attempts = 1; ; attempts++) {
-        try {
-          result = await attempt();
-          break;
-        } catch (error) {
-          if (!isRetryable(error) || attempts >= MAX_ATTEMPTS) throw error;
-          await new Promise((resolve) => setTimeout(resolve, random() * 50 * attempts));
-        }
-      }
+      const result = await retryConflicts(attempt, random);
       if (chaos && !stopped) for (const event of emitted) redeliverLater(event);
       return result;
     },
