@@ -435,9 +435,19 @@ async function startTare(
   apiKey: string,
   connections: number,
 ): Promise<Tare> {
+  return startHttpServer([...nodeFlags, TARE, 'serve'], env, apiKey, connections);
+}
+
+/** A server spawned on a free port, ready once `/readyz` answers, with a keep-alive client. */
+async function startHttpServer(
+  args: string[],
+  env: Record<string, string>,
+  apiKey: string,
+  connections: number,
+): Promise<Tare> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnNode([...nodeFlags, TARE, 'serve'], { ...env, PORT: String(port) });
+  const child = spawnNode(args, { ...env, PORT: String(port) });
   await waitFor200(`${url}/readyz`, child);
   const http = client(url, apiKey, connections);
   return { child, post: http.post, close: http.close };
@@ -448,17 +458,8 @@ type Between = (clients: number) => Promise<Baselines>;
 
 /** The bare HTTP route in front of the raw transaction, with a client like Tare's. */
 async function startBareWrite(databaseUrl: string, shopId: string, apiKey: string): Promise<Tare> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawnNode(['--import', 'tsx', BARE_WRITE], {
-    DATABASE_URL: databaseUrl,
-    SHOP_ID: shopId,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-  });
-  await waitFor200(`${url}/readyz`, child);
-  const http = client(url, apiKey, WIDE_CLIENTS);
-  return { child, post: http.post, close: http.close };
+  const env = { DATABASE_URL: databaseUrl, SHOP_ID: shopId, HOST: '127.0.0.1' };
+  return startHttpServer(['--import', 'tsx', BARE_WRITE], env, apiKey, WIDE_CLIENTS);
 }
 
 /** a at `clients` clients, alternating with `between` when given. */
