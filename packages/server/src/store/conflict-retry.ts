@@ -6,7 +6,7 @@
  */
 const ATTEMPTS = 5;
 
-export function isConflictAbort(error: unknown): boolean {
+function isConflictAbort(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
 }

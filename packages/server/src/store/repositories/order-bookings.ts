@@ -14,7 +14,8 @@ export interface SkippedLine {
 // embedded platform holds shared, and a stock notice holds exclusive while it books the orders
 // it has not seen and reads the platform's figure: no order can then move the platform's stock
 // between the two, where it would be taken for the merchant's change and booked a second time.
-// The shop's lock comes first everywhere, then the order's, then levels: no deadlock.
+// The shop's lock comes first everywhere, then the order's, then levels, so bookings and
+// notices never wait for each other in a cycle.
 const shopOrdersKey = (shopId: string) => `tare:orders:${shopId}`;
 
 /**
