@@ -58,6 +58,34 @@ describe.each(testDrivers())('Event inbox on %s', (driver) => {
     expect(await total(db, shopId)).toBe('97.5');
   });
 
+  it('when PostgreSQL aborts processing to break a deadlock, then the event runs again at once and is no failed attempt', async () => {
+    const { shopId } = await seedShop(db, coffeeShop({ kg: 100 }));
+    const platform = createPlatformSimulator(db, shopId);
+    const local = createLocalGateway();
+    let aborts = 0;
+    const deadlockedOnce: PlatformGateway = {
+      ...local,
+      readOrder(tx, shop, orderId, options) {
+        if (aborts++ > 0) return local.readOrder(tx, shop, orderId, options);
+        return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+      },
+    };
+    await platform.deliver(
+      await platform.placeOrder({
+        id: '5004',
+        locationId: LOC,
+        lines: [{ id: '9001', variantId: '2001', quantity: 1, measure: { value: 1, unit: 'kg' } }],
+      }),
+    );
+    await createInboxWorker({ db, gateway: deadlockedOnce, logger }).drainNow();
+
+    expect(aborts).toBe(2);
+    expect(await eventRows(db, shopId)).toEqual([
+      expect.objectContaining({ status: 'processed', attempts: 1, last_error: null }),
+    ]);
+    expect(await total(db, shopId)).toBe('99');
+  });
+
   it('when processing fails, then the event is retried with backoff, parked after the last attempt, and the others go on', async () => {
     const { shopId } = await seedShop(db, coffeeShop({ kg: 100 }));
     const platform = createPlatformSimulator(db, shopId);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { PlatformGateway } from '../../platform/gateway.js';
+import { retryConflicts } from '../../store/conflict-retry.js';
 import type { Db } from '../../store/db.js';
 import {
   claimDueEvent,
@@ -40,11 +41,15 @@ export function createInboxWorker(options: InboxWorkerOptions) {
   async function processOne(): Promise<boolean> {
     let claimed: InboxEvent | undefined;
     try {
-      const outcome = await db.transaction(async (tx) => {
-        claimed = await claimDueEvent(tx);
-        if (!claimed) return undefined;
-        return processEvent(tx, gateway, claimed);
-      });
+      // A deadlock with a write or another event is no failure of the event: its transaction
+      // (reads of the platform are all it does outside) runs again at once.
+      const outcome = await retryConflicts(() =>
+        db.transaction(async (tx) => {
+          claimed = await claimDueEvent(tx);
+          if (!claimed) return undefined;
+          return processEvent(tx, gateway, claimed);
+        }),
+      );
       if (claimed)
         logger.info({ eventId: claimed.eventId, topic: claimed.topic, ...outcome }, 'platform event processed');
       return claimed !== undefined;
