@@ -88,6 +88,26 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
     expect(await ids()).toEqual([1]);
   });
 
+  it('runs statements sent at once in one transaction, and a transaction without statements', async () => {
+    // Statements sent without waiting for each other still land inside the one transaction.
+    await expect(
+      db.transaction(async (tx) => {
+        await Promise.all([
+          tx.query('INSERT INTO contract_items (id) VALUES (4)'),
+          tx.query('INSERT INTO contract_items (id) VALUES (5)'),
+        ]);
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    await expect(db.transaction(async () => 'nothing sent')).resolves.toBe('nothing sent');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO contract_items (id) VALUES (1)'); // its first statement fails
+      }),
+    ).rejects.toThrow();
+    expect(await ids()).toEqual([1]);
+  });
+
   it('rejects a transaction whose callback swallowed a statement error', async () => {
     const tx = db.transaction(async (t) => {
       await t.query('INSERT INTO contract_items (id) VALUES (3)');
