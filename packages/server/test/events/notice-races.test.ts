@@ -64,7 +64,9 @@ describe.skipIf(postgres.length === 0)('A stock notice racing a platform order o
     };
     await platform.deliver(typed);
     const notice = createInboxWorker({ db, gateway, logger }).drainNow();
-    await Promise.race([asked, someoneWaitsForALock(db)]);
+    const polling = new AbortController();
+    await Promise.race([asked, someoneWaitsForALock(db, polling.signal)]);
+    polling.abort();
     release();
     const placed = await placing;
     await notice;

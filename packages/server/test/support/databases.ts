@@ -94,9 +94,12 @@ function requiredEnv(name: string): string {
   return value;
 }
 
-/** Resolves once a transaction on `db`'s PostgreSQL database waits for a lock another one holds. */
-export async function someoneWaitsForALock(db: Db): Promise<void> {
-  for (;;) {
+/**
+ * Resolves once a transaction on `db`'s PostgreSQL database waits for a lock another one holds
+ * (or once `stop` is aborted: a caller racing it against something else ends the polling).
+ */
+export async function someoneWaitsForALock(db: Db, stop?: AbortSignal): Promise<void> {
+  while (!stop?.aborted) {
     const { rows } = await db.query(
       `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
     );
