@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { PlatformGateway } from '../../src/platform/gateway.js';
@@ -21,6 +22,25 @@ describe.skipIf(postgres.length === 0)('A stock notice racing a platform order o
   afterAll(async () => {
     await db?.close();
   });
+
+  async function level(shopId: string) {
+    const { rows } = await db.query<{ total: string; platform: number; expected: number }>(
+      `SELECT l.total::text, p.available::int AS platform, l.platform_available::int AS expected FROM inventory_levels l
+       JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
+       WHERE l.shop_id = $1 AND l.variant_id = '2001'`,
+      [shopId],
+    );
+    return rows[0];
+  }
+
+  async function ledger(shopId: string) {
+    const { rows } = await db.query<{ operation: string; delta: string }>(
+      `SELECT operation, delta::text FROM inventory_ledger
+       WHERE shop_id = $1 AND variant_id = '2001' AND operation <> 'import' ORDER BY id`,
+      [shopId],
+    );
+    return rows;
+  }
 
   it("when an order commits on the platform while a notice books the orders it has not seen, then the sale is booked once and the merchant's figure stands", async () => {
     const { shopId } = await seedShop(db, coffeeShop({ kg: 10 }));
@@ -73,20 +93,42 @@ describe.skipIf(postgres.length === 0)('A stock notice racing a platform order o
     await platform.deliver(placed); // the order's own event, after the notice
     await createInboxWorker({ db, gateway: local, logger }).drainNow();
 
-    const { rows: level } = await db.query<{ total: string; platform: number; expected: number }>(
-      `SELECT l.total::text, p.available::int AS platform, l.platform_available::int AS expected FROM inventory_levels l
-       JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
-       WHERE l.shop_id = $1 AND l.variant_id = '2001'`,
-      [shopId],
-    );
     // 12 typed, one unit sold: the platform shows 11, Tare keeps the sale's half kg.
-    expect(level).toEqual([{ total: '11.5', platform: 11, expected: 11 }]);
-    const { rows: ledger } = await db.query<{ operation: string; delta: string }>(
-      `SELECT operation, delta::text FROM inventory_ledger
-       WHERE shop_id = $1 AND variant_id = '2001' AND operation <> 'import' ORDER BY id`,
-      [shopId],
-    );
-    expect(ledger).toEqual([
+    expect(await level(shopId)).toEqual({ total: '11.5', platform: 11, expected: 11 });
+    expect(await ledger(shopId)).toEqual([
+      { operation: 'sale', delta: '-2.5' },
+      { operation: 'platform_adjustment', delta: '4' },
+    ]);
+  });
+
+  it("when an order lands on a remote platform as a notice reads the figure, then it is booked before the merchant's change is", async () => {
+    const { shopId } = await seedShop(db, coffeeShop({ kg: 10 }));
+    const platform = createPlatformSimulator(db, shopId);
+    const typed = await platform.typeStock(LOC, '2001', 12);
+
+    // Shopify's orders do not wait for Tare's locks: one lands just before the figure is read
+    // the second time, after the notice asked which orders changed.
+    const local = createLocalGateway();
+    const elsewhere = AsyncLocalStorage.snapshot(); // outside the notice's transaction
+    let reads = 0;
+    let placed: Awaited<ReturnType<typeof platform.placeOrder>> | undefined;
+    const gateway: PlatformGateway = {
+      ...local,
+      async readLevels(...args) {
+        if (++reads === 2) {
+          const lines = [{ id: '9201', variantId: '2001', quantity: 1, measure: { value: 2.5, unit: 'kg' } }];
+          placed = await elsewhere(() => platform.placeOrder({ id: '5201', locationId: LOC, lines }, { remote: true }));
+        }
+        return local.readLevels(...args);
+      },
+    };
+    await platform.deliver(typed);
+    await createInboxWorker({ db, gateway, logger }).drainNow();
+    await platform.deliver(placed!); // the order's own event, after the notice
+    await createInboxWorker({ db, gateway: local, logger }).drainNow();
+
+    expect(await level(shopId)).toEqual({ total: '11.5', platform: 11, expected: 11 });
+    expect(await ledger(shopId)).toEqual([
       { operation: 'sale', delta: '-2.5' },
       { operation: 'platform_adjustment', delta: '4' },
     ]);

@@ -32,14 +32,17 @@ export function createPlatformSimulator(db: Db, shopId: string) {
     async deliver(event: (typeof events)[number]) {
       await storeEvent(db, { shopId, eventId: event.eventId, topic: event.topic, payload: event.payload as never });
     },
-    /** `beforeCommit` holds the platform's transaction open (a race test's gate). */
+    /**
+     * `beforeCommit` holds the platform's transaction open (a race test's gate); `remote` places
+     * it as a remote platform (Shopify) would, without waiting for Tare's locks.
+     */
     async placeOrder(
       order: { id: string; locationId: string; lines: SimulatedLine[] },
-      options: { beforeCommit?: () => Promise<void> } = {},
+      options: { beforeCommit?: () => Promise<void>; remote?: boolean } = {},
     ) {
       return db.transaction(async (tx) => {
         // The embedded platform's order changes wait for a stock notice in progress (§14).
-        await shareShopOrders(tx, shopId);
+        if (!options.remote) await shareShopOrders(tx, shopId);
         await upsertOrder(tx, shopId, { id: order.id, status: 'open', locationId: order.locationId });
         for (const [position, line] of order.lines.entries()) {
           await upsertLineItem(tx, shopId, {

@@ -11,6 +11,9 @@ import { applyInventoryWrite } from '../inventory/write-inventory.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
 import { syncChangedOrders } from './sync-changed-orders.js';
 
+/** How often a notice asks for unbooked orders: orders landing at every read are a busy shop, not a race. */
+const ORDER_ASKS = 3;
+
 export interface LevelToFollow {
   shopId: string;
   locationId: string;
@@ -63,8 +66,13 @@ export async function followLevel(
   if (level.reported !== undefined && level.reported === tare.platformAvailable) return 'in_step';
   const shownNow = async () => (await gateway.readLevels(tx, shopId, [{ locationId, variantId }]))[0]!.available;
   let shown = await shownNow();
-  if (shown !== tare.platformAvailable) {
-    await syncChangedOrders(tx, gateway, { shopId, requestId: level.requestId });
+  // Orders the platform placed that Tare has not booked are booked first. While the figure
+  // still differs, they are asked for again after it was read: an order that lands on a remote
+  // platform as the figure is read shows in it without being in the answer before (Tare's locks
+  // hold back only the embedded platform's orders), and would be taken for the merchant's.
+  for (let asked = 0; shown !== tare.platformAvailable && asked < ORDER_ASKS; asked++) {
+    const { booked } = await syncChangedOrders(tx, gateway, { shopId, requestId: level.requestId });
+    if (asked > 0 && booked === 0) break;
     // Booking them may have queued Tare's whole units for a remote platform: that push settles it.
     if (await hasQueuedPush(tx, level)) return 'push_pending';
     tare = (await lockLevel(tx, level))!;

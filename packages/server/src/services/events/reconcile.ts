@@ -92,7 +92,7 @@ async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: S
   const now = new Date();
   const requestId = `reconcile:${now.toISOString()}`;
   const ordersSynced = fix
-    ? await db.transaction((tx) => syncChangedOrders(tx, gateway, { shopId: shop.id, requestId }))
+    ? (await db.transaction((tx) => syncChangedOrders(tx, gateway, { shopId: shop.id, requestId }))).checked
     : 0;
   const levels = await listLevelsToReconcile(db, shop.id);
   const shown = await gateway.readLevels(db, shop.id, levels);

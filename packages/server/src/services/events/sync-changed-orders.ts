@@ -13,19 +13,20 @@ const OVERLAP_MS = 60_000;
 /**
  * Books every order the platform created or changed since the shop's watermark ("the orders
  * Tare has not seen yet", PRODUCT.md §14), then moves the watermark on. Returns how many orders
- * the platform named.
+ * the platform named, and how many ledger rows booking them wrote.
  */
 export async function syncChangedOrders(
   tx: Queryable,
   gateway: PlatformGateway,
   input: { shopId: string; requestId: string },
-): Promise<number> {
+): Promise<{ checked: number; booked: number }> {
   await lockShopOrders(tx, input.shopId);
   const since = await readOrdersWatermark(tx, input.shopId);
   const { rows } = await tx.query<{ now: Date }>('SELECT now() AS now');
   const ids = await gateway.ordersChangedSince(tx, input.shopId, since);
+  let booked = 0;
   for (const orderId of ids)
-    await syncOrder(tx, gateway, { shopId: input.shopId, orderId, requestId: input.requestId });
+    booked += (await syncOrder(tx, gateway, { shopId: input.shopId, orderId, requestId: input.requestId })).booked;
   await advanceOrdersWatermark(tx, input.shopId, new Date(rows[0]!.now.getTime() - OVERLAP_MS));
-  return ids.length;
+  return { checked: ids.length, booked };
 }
