@@ -54,9 +54,9 @@ export async function followLevel(
   level: LevelToFollow,
 ): Promise<FollowOutcome> {
   const { shopId, locationId, variantId } = level;
-  // No order may move the platform's figure until this ends: one booked after the orders are
-  // read below would be taken for the merchant's change, and booked again by its own event.
-  // Taken before the level, as every booking takes them: no deadlock.
+  // No booking, and no order on the embedded platform, may move the figure until this ends: one
+  // after the orders are read below would be taken for the merchant's change, and booked again
+  // by its own event. Taken before the level, as every booking takes them: no deadlock.
   await lockShopOrders(tx, shopId);
   let tare = await lockLevel(tx, level);
   if (!tare) return 'unknown';
