@@ -7,6 +7,9 @@ import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
+import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import { lockLevel, lockLevelsForWrite } from '../../src/store/repositories/inventory.js';
 import { lockShopOrders } from '../../src/store/repositories/order-bookings.js';
 import { queueProjections } from '../../src/store/repositories/projection-outbox.js';
@@ -20,22 +23,23 @@ const SINGLE_ID = '2001';
 
 type Answer = Awaited<ReturnType<typeof call>>;
 
-/** One shop: variant 2001 (kg per 1) and the ten batch variants (kg per 0.25). */
+/** One shop: variant 2001 (kg per 1) and the ten batch variants (kg per 0.25), with `stock` in kg. */
+function concurrencyShop(stock: Record<string, number> = {}, domain?: string) {
+  const variant = (id: string, unitValue: number) => ({
+    ...variantFixture(id, 'kg', unitValue),
+    ...(id in stock ? { inventory: [{ locationId: LOCATION, quantity: { value: stock[id]!, unit: 'kg' } }] } : {}),
+  });
+  return shopFixture({
+    ...(domain ? { domain } : {}),
+    products: [
+      { id: '1001', title: 'Single', measurementType: 'weight', variants: [variant(SINGLE_ID, 1)] },
+      { id: '1002', title: 'Batch', measurementType: 'weight', variants: BATCH_IDS.map((id) => variant(id, 0.25)) },
+    ],
+  });
+}
+
 async function seedConcurrencyShop(db: Db) {
-  return seedShop(
-    db,
-    shopFixture({
-      products: [
-        { id: '1001', title: 'Single', measurementType: 'weight', variants: [variantFixture(SINGLE_ID, 'kg', 1)] },
-        {
-          id: '1002',
-          title: 'Batch',
-          measurementType: 'weight',
-          variants: BATCH_IDS.map((id) => variantFixture(id, 'kg', 0.25)),
-        },
-      ],
-    }),
-  );
+  return seedShop(db, concurrencyShop());
 }
 
 /** The i-th writer's delta: exact decimals of both signs, in kg or g (g→kg is exact). */
@@ -287,6 +291,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
     await other;
     await expectLevel(dbA, shopId, '9', '0.25', inKg(deltaOf(1)).plus(inKg(deltaOf(2))), 2);
     await expectLevel(dbA, shopId, '10', '0.25', inKg(deltaOf(2)).plus(inKg(deltaOf(3))), 2);
+  });
+
+  it('when an import and another transaction lock two levels in opposite orders, then the import PostgreSQL aborts runs again and applies whole', async () => {
+    const { key, shopId, domain } = await seedConcurrencyShop(dbA);
+    expectAllOk([
+      await adjust(serverA, key, `create-${randomUUID()}`, [
+        { variantId: '9', delta: { value: 1, unit: 'kg' } },
+        { variantId: '10', delta: { value: 1, unit: 'kg' } },
+      ]),
+    ]);
+    const checked = validateImport({ shops: [concurrencyShop({ '9': 7.25, '10': 8.5 }, domain)] });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
+    let nineLocked!: () => void;
+    const holdsNine = new Promise<void>((resolve) => (nineLocked = resolve));
+    const other = dbB.transaction(async (tx) => {
+      // The import's deadlock check runs first (after 1 s): it is the transaction aborted.
+      await tx.query(`SET LOCAL deadlock_timeout = '10s'`);
+      await lockLevelsForWrite(tx, shopId, LOCATION, ['9']);
+      nineLocked();
+      await someoneWaitsForALock(dbA); // the import holds '10' (levels lock in byte order) and waits for '9'
+      await lockLevelsForWrite(tx, shopId, LOCATION, ['10']);
+    });
+    const imported = holdsNine.then(() => importCatalog({ db: dbA, gateway: createLocalGateway() }, checked.value));
+    expect((await imported).shops[0]!.changes).toBeGreaterThan(0);
+    await other;
+    await expectLevel(dbA, shopId, '9', '0.25', new Dec('7.25'), 2);
+    await expectLevel(dbA, shopId, '10', '0.25', new Dec('8.5'), 2);
   });
 
   it('when a level that exists is adjusted, then its row is written once (locking it writes nothing)', async () => {

@@ -6,6 +6,7 @@ import { convertForStorage, typeOfUnit } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { upsertLineItem, upsertOrder } from '../../platform/local/orders-repository.js';
+import { retryConflicts } from '../../store/conflict-retry.js';
 import type { Db, Queryable } from '../../store/db.js';
 import {
   findProductsByIds,
@@ -70,26 +71,30 @@ export async function importCatalog(
   doc: ImportDocument,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const summary = await deps.db.transaction(async (tx) => {
-    const shops: ImportSummary['shops'] = [];
-    const refused: ValidationIssue[] = [];
-    for (const [s, shop] of doc.shops.entries()) {
-      const { issues, ...result } = await importShop(
-        tx,
-        deps,
-        shop,
-        `/shops/${s}`,
-        options.removeLabels?.[shop.domain],
-        options.onProgress,
-      );
-      refused.push(...issues);
-      shops.push({ domain: shop.domain, ...result });
-      if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
-    }
-    // Thrown inside the transaction, so every shop's writes roll back.
-    if (refused.length > 0) throw new ImportRefusedError(refused);
-    return { shops };
-  });
+  // The file states whole values and everything is written in this one transaction (a remote
+  // platform's share is queued in it), so one that a deadlock aborted runs again.
+  const summary = await retryConflicts(() =>
+    deps.db.transaction(async (tx) => {
+      const shops: ImportSummary['shops'] = [];
+      const refused: ValidationIssue[] = [];
+      for (const [s, shop] of doc.shops.entries()) {
+        const { issues, ...result } = await importShop(
+          tx,
+          deps,
+          shop,
+          `/shops/${s}`,
+          options.removeLabels?.[shop.domain],
+          options.onProgress,
+        );
+        refused.push(...issues);
+        shops.push({ domain: shop.domain, ...result });
+        if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
+      }
+      // Thrown inside the transaction, so every shop's writes roll back.
+      if (refused.length > 0) throw new ImportRefusedError(refused);
+      return { shops };
+    }),
+  );
   // Fresh statistics after a bulk load: without them the planner scans a whole location's
   // levels on every inventory write (measured: ~2 ms per write on 800 variants). Autovacuum
   // may be off, and PGlite has none.
