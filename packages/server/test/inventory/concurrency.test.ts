@@ -268,27 +268,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
     await expect(Promise.all([writer, notice])).resolves.toBeDefined();
   });
 
+  /**
+   * Runs `victim`, which locks levels '10' then '9' (writes and imports take them in byte order),
+   * against a transaction that holds '9' and then asks for '10'. PostgreSQL must abort one of
+   * them; the other one's deadlock check waits 10 s, so the victim's runs first and it is aborted.
+   */
+  async function againstReverseLocker<T>(shopId: string, victim: () => Promise<T>): Promise<T> {
+    let nineLocked!: () => void;
+    const holdsNine = new Promise<void>((resolve) => (nineLocked = resolve));
+    const other = dbB.transaction(async (tx) => {
+      await tx.query(`SET LOCAL deadlock_timeout = '10s'`);
+      await lockLevelsForWrite(tx, shopId, LOCATION, ['9']);
+      nineLocked();
+      await someoneWaitsForALock(dbA); // the victim holds '10' and waits for '9'
+      await lockLevelsForWrite(tx, shopId, LOCATION, ['10']);
+    });
+    const result = await holdsNine.then(victim);
+    await other;
+    return result;
+  }
+
   it('when a write and another transaction lock two levels in opposite orders, then the write PostgreSQL aborts runs again and answers 200', async () => {
     const { key, shopId } = await seedConcurrencyShop(dbA);
-    // '10' sorts before '9' (bytes): the write locks '10', then '9'.
     const both = (i: number) => [
       { variantId: '9', delta: deltaOf(i) },
       { variantId: '10', delta: deltaOf(i + 1) },
     ];
     expectAllOk([await adjust(serverA, key, `create-${randomUUID()}`, both(1))]);
-    let nineLocked!: () => void;
-    const holdsNine = new Promise<void>((resolve) => (nineLocked = resolve));
-    const other = dbB.transaction(async (tx) => {
-      // The write's deadlock check runs first (after 1 s): it is the transaction aborted.
-      await tx.query(`SET LOCAL deadlock_timeout = '10s'`);
-      await lockLevelsForWrite(tx, shopId, LOCATION, ['9']);
-      nineLocked();
-      await someoneWaitsForALock(dbA); // the write holds '10' and waits for '9'
-      await lockLevelsForWrite(tx, shopId, LOCATION, ['10']);
-    });
-    const write = holdsNine.then(() => adjust(serverA, key, `deadlock-${randomUUID()}`, both(2)));
-    expectAllOk([await write]);
-    await other;
+    expectAllOk([await againstReverseLocker(shopId, () => adjust(serverA, key, `deadlock-${randomUUID()}`, both(2)))]);
     await expectLevel(dbA, shopId, '9', '0.25', inKg(deltaOf(1)).plus(inKg(deltaOf(2))), 2);
     await expectLevel(dbA, shopId, '10', '0.25', inKg(deltaOf(2)).plus(inKg(deltaOf(3))), 2);
   });
@@ -303,19 +310,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
     ]);
     const checked = validateImport({ shops: [concurrencyShop({ '9': 7.25, '10': 8.5 }, domain)] });
     if (!checked.ok) throw new Error(JSON.stringify(checked.issues));
-    let nineLocked!: () => void;
-    const holdsNine = new Promise<void>((resolve) => (nineLocked = resolve));
-    const other = dbB.transaction(async (tx) => {
-      // The import's deadlock check runs first (after 1 s): it is the transaction aborted.
-      await tx.query(`SET LOCAL deadlock_timeout = '10s'`);
-      await lockLevelsForWrite(tx, shopId, LOCATION, ['9']);
-      nineLocked();
-      await someoneWaitsForALock(dbA); // the import holds '10' (levels lock in byte order) and waits for '9'
-      await lockLevelsForWrite(tx, shopId, LOCATION, ['10']);
-    });
-    const imported = holdsNine.then(() => importCatalog({ db: dbA, gateway: createLocalGateway() }, checked.value));
-    expect((await imported).shops[0]!.changes).toBeGreaterThan(0);
-    await other;
+    const imported = await againstReverseLocker(shopId, () =>
+      importCatalog({ db: dbA, gateway: createLocalGateway() }, checked.value),
+    );
+    expect(imported.shops[0]!.changes).toBeGreaterThan(0);
     await expectLevel(dbA, shopId, '9', '0.25', new Dec('7.25'), 2);
     await expectLevel(dbA, shopId, '10', '0.25', new Dec('8.5'), 2);
   });
