@@ -7,6 +7,7 @@ import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
 import type { Db } from '../../src/store/db.js';
 import { someoneWaitsForALock, testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { bookedLedger, followedLevel } from '../support/inventory-state.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
@@ -22,25 +23,6 @@ describe.skipIf(postgres.length === 0)('A stock notice racing a platform order o
   afterAll(async () => {
     await db?.close();
   });
-
-  async function level(shopId: string) {
-    const { rows } = await db.query<{ total: string; platform: number; expected: number }>(
-      `SELECT l.total::text, p.available::int AS platform, l.platform_available::int AS expected FROM inventory_levels l
-       JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
-       WHERE l.shop_id = $1 AND l.variant_id = '2001'`,
-      [shopId],
-    );
-    return rows[0];
-  }
-
-  async function ledger(shopId: string) {
-    const { rows } = await db.query<{ operation: string; delta: string }>(
-      `SELECT operation, delta::text FROM inventory_ledger
-       WHERE shop_id = $1 AND variant_id = '2001' AND operation <> 'import' ORDER BY id`,
-      [shopId],
-    );
-    return rows;
-  }
 
   it("when an order commits on the platform while a notice books the orders it has not seen, then the sale is booked once and the merchant's figure stands", async () => {
     const { shopId } = await seedShop(db, coffeeShop({ kg: 10 }));
@@ -94,8 +76,8 @@ describe.skipIf(postgres.length === 0)('A stock notice racing a platform order o
     await createInboxWorker({ db, gateway: local, logger }).drainNow();
 
     // 12 typed, one unit sold: the platform shows 11, Tare keeps the sale's half kg.
-    expect(await level(shopId)).toEqual({ total: '11.5', platform: 11, expected: 11 });
-    expect(await ledger(shopId)).toEqual([
+    expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '11.5', platform: 11, expected: 11 });
+    expect((await bookedLedger(db, shopId, '2001')).map(({ operation, delta }) => ({ operation, delta }))).toEqual([
       { operation: 'sale', delta: '-2.5' },
       { operation: 'platform_adjustment', delta: '4' },
     ]);
@@ -127,8 +109,8 @@ describe.skipIf(postgres.length === 0)('A stock notice racing a platform order o
     await platform.deliver(placed!); // the order's own event, after the notice
     await createInboxWorker({ db, gateway: local, logger }).drainNow();
 
-    expect(await level(shopId)).toEqual({ total: '11.5', platform: 11, expected: 11 });
-    expect(await ledger(shopId)).toEqual([
+    expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '11.5', platform: 11, expected: 11 });
+    expect((await bookedLedger(db, shopId, '2001')).map(({ operation, delta }) => ({ operation, delta }))).toEqual([
       { operation: 'sale', delta: '-2.5' },
       { operation: 'platform_adjustment', delta: '4' },
     ]);

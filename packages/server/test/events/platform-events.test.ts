@@ -5,33 +5,10 @@ import { createInboxWorker, type InboxWorker } from '../../src/services/events/i
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { bookedLedger, followedLevel } from '../support/inventory-state.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
-
-async function level(db: Db, shopId: string, variantId: string) {
-  const { rows } = await db.query<{ total: string; expected: string | null; platform: string | null }>(
-    `SELECT l.total, l.platform_available AS expected, p.available AS platform FROM inventory_levels l
-     LEFT JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
-     WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = $3`,
-    [shopId, LOC, variantId],
-  );
-  const row = rows[0]!;
-  return { total: row.total, platform: Number(row.platform), expected: Number(row.expected) };
-}
-
-async function ledger(db: Db, shopId: string, variantId: string) {
-  const { rows } = await db.query<{ operation: string; delta: string; reference_type: string; reference_id: string }>(
-    `SELECT operation, delta::text, reference_type, reference_id FROM inventory_ledger
-     WHERE shop_id = $1 AND variant_id = $2 AND operation <> 'import' ORDER BY id`,
-    [shopId, variantId],
-  );
-  return rows.map((r) => ({
-    operation: r.operation,
-    delta: r.delta,
-    reference: { type: r.reference_type, id: r.reference_id },
-  }));
-}
 
 async function inboxCounts(db: Db) {
   const { rows } = await db.query<{ status: string; n: string }>(
@@ -68,13 +45,13 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
         locationId: LOC,
         lines: [{ id: '9001', variantId: '2001', quantity: 1, measure: { value: 2.5, unit: 'kg' } }],
       });
-      expect((await level(db, shopId, '2001')).platform).toBe(9); // the platform took its whole unit
+      expect((await followedLevel(db, shopId, '2001')).platform).toBe(9); // the platform took its whole unit
 
       await platform.deliver(placed);
       await worker.drainNow();
 
-      expect(await level(db, shopId, '2001')).toEqual({ total: '7.5', platform: 7, expected: 7 });
-      expect(await ledger(db, shopId, '2001')).toEqual([
+      expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '7.5', platform: 7, expected: 7 });
+      expect(await bookedLedger(db, shopId, '2001')).toEqual([
         { operation: 'sale', delta: '-2.5', reference: { type: 'order', id: '5001' } },
       ]);
     });
@@ -96,9 +73,9 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
       );
       await worker.drainNow();
 
-      expect((await level(db, shopId, '2002')).total).toBe('500');
-      expect((await level(db, shopId, '2001')).total).toBe('9');
-      expect(await ledger(db, shopId, '2001')).toEqual([
+      expect((await followedLevel(db, shopId, '2002')).total).toBe('500');
+      expect((await followedLevel(db, shopId, '2001')).total).toBe('9');
+      expect(await bookedLedger(db, shopId, '2001')).toEqual([
         { operation: 'sale', delta: '-1', reference: { type: 'order', id: '5002' } },
       ]);
     });
@@ -121,8 +98,8 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
         await worker.drainNow();
       }
 
-      expect(await level(db, shopId, '2001')).toEqual({ total: '10', platform: 10, expected: 10 });
-      const rows = await ledger(db, shopId, '2001');
+      expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '10', platform: 10, expected: 10 });
+      const rows = await bookedLedger(db, shopId, '2001');
       expect(rows.map((r) => r.operation).sort()).toEqual(['order_cancel', 'refund', 'sale']);
       expect(await inboxCounts(db)).toMatchObject({ processed: expect.any(Number) });
       expect((await inboxCounts(db)).pending).toBeUndefined();
@@ -143,7 +120,7 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
         ]),
       );
       await worker.drainNow();
-      expect(await level(db, shopId, '2001')).toEqual({ total: '8', platform: 8, expected: 8 });
+      expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '8', platform: 8, expected: 8 });
     });
 
     it('when an order names a variant or location Tare does not know, then it is recorded as skipped and nothing fails', async () => {
@@ -172,8 +149,8 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
       await platform.deliver(await platform.typeStock(LOC, '2002', 20));
       await worker.drainNow();
 
-      expect(await level(db, shopId, '2002')).toEqual({ total: '2050', platform: 20, expected: 20 });
-      const rows = await ledger(db, shopId, '2002');
+      expect(await followedLevel(db, shopId, '2002')).toEqual({ total: '2050', platform: 20, expected: 20 });
+      const rows = await bookedLedger(db, shopId, '2002');
       expect(rows).toEqual([
         { operation: 'platform_adjustment', delta: '800', reference: { type: 'platform', id: expect.any(String) } },
       ]);
@@ -183,16 +160,16 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
       const { shopId, platform } = await shopWithSimulator({ platformStockChanges: 'override' });
       await platform.deliver(await platform.typeStock(LOC, '2002', 20));
       await worker.drainNow();
-      expect(await level(db, shopId, '2002')).toEqual({ total: '1250', platform: 12, expected: 12 });
-      expect(await ledger(db, shopId, '2002')).toEqual([]);
+      expect(await followedLevel(db, shopId, '2002')).toEqual({ total: '1250', platform: 12, expected: 12 });
+      expect(await bookedLedger(db, shopId, '2002')).toEqual([]);
     });
 
     it("when Tare's own projection echoes back, then nothing changes", async () => {
       const { shopId, platform } = await shopWithSimulator();
       await platform.deliver(await platform.typeStock(LOC, '2001', 10));
       await worker.drainNow();
-      expect(await level(db, shopId, '2001')).toEqual({ total: '10', platform: 10, expected: 10 });
-      expect(await ledger(db, shopId, '2001')).toEqual([]);
+      expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '10', platform: 10, expected: 10 });
+      expect(await bookedLedger(db, shopId, '2001')).toEqual([]);
     });
 
     it('when an order is still on its way as the merchant types a figure, then the sale is booked first and the figure stands', async () => {
@@ -205,14 +182,14 @@ describe.each(testDrivers())('Platform events on %s', (driver) => {
       await platform.deliver(await platform.typeStock(LOC, '2001', 20));
       await worker.drainNow();
 
-      expect(await level(db, shopId, '2001')).toEqual({ total: '20.5', platform: 20, expected: 20 });
-      expect((await ledger(db, shopId, '2001')).map((r) => [r.operation, r.delta])).toEqual([
+      expect(await followedLevel(db, shopId, '2001')).toEqual({ total: '20.5', platform: 20, expected: 20 });
+      expect((await bookedLedger(db, shopId, '2001')).map((r) => [r.operation, r.delta])).toEqual([
         ['sale', '-2.5'],
         ['platform_adjustment', '13'],
       ]);
       await platform.deliver(placed); // late: already booked
       await worker.drainNow();
-      expect((await level(db, shopId, '2001')).total).toBe('20.5');
+      expect((await followedLevel(db, shopId, '2001')).total).toBe('20.5');
     });
   });
 });

@@ -48,3 +48,29 @@ export async function ledgerOf(db: Db, shopId: string, requestId: string) {
   );
   return rows;
 }
+
+/** A level at location 70001 as the platform events see it: Tare's total, what the platform shows, what Tare expects it to. */
+export async function followedLevel(db: Db, shopId: string, variantId: string) {
+  const { rows } = await db.query<{ total: string; expected: string | null; platform: string | null }>(
+    `SELECT l.total, l.platform_available AS expected, p.available AS platform FROM inventory_levels l
+     LEFT JOIN local_platform_levels p USING (shop_id, location_id, variant_id)
+     WHERE l.shop_id = $1 AND l.location_id = '70001' AND l.variant_id = $2`,
+    [shopId, variantId],
+  );
+  const row = rows[0]!;
+  return { total: row.total, platform: Number(row.platform), expected: Number(row.expected) };
+}
+
+/** A variant's ledger after its import: what was booked, and why. */
+export async function bookedLedger(db: Db, shopId: string, variantId: string) {
+  const { rows } = await db.query<{ operation: string; delta: string; reference_type: string; reference_id: string }>(
+    `SELECT operation, delta::text, reference_type, reference_id FROM inventory_ledger
+     WHERE shop_id = $1 AND variant_id = $2 AND operation <> 'import' ORDER BY id`,
+    [shopId, variantId],
+  );
+  return rows.map((r) => ({
+    operation: r.operation,
+    delta: r.delta,
+    reference: { type: r.reference_type, id: r.reference_id },
+  }));
+}
