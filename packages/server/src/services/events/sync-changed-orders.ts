@@ -21,12 +21,11 @@ export async function syncChangedOrders(
   input: { shopId: string; requestId: string },
 ): Promise<{ checked: number; booked: number }> {
   await lockShopOrders(tx, input.shopId);
-  const since = await readOrdersWatermark(tx, input.shopId);
-  const { rows } = await tx.query<{ now: Date }>('SELECT now() AS now');
+  const { until: since, now } = await readOrdersWatermark(tx, input.shopId);
   const ids = await gateway.ordersChangedSince(tx, input.shopId, since);
   let booked = 0;
   for (const orderId of ids)
     booked += (await syncOrder(tx, gateway, { shopId: input.shopId, orderId, requestId: input.requestId })).booked;
-  await advanceOrdersWatermark(tx, input.shopId, new Date(rows[0]!.now.getTime() - OVERLAP_MS));
+  await advanceOrdersWatermark(tx, input.shopId, new Date(now.getTime() - OVERLAP_MS));
   return { checked: ids.length, booked };
 }
