@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dec, decimalFromJson, toPlainString } from '../../src/domain/decimal.js';
 import { convertForStorage } from '../../src/domain/units.js';
@@ -249,7 +248,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
     const writer = dbA.transaction(async (tx) => {
       await lockLevelsForWrite(tx, shopId, LOCATION, [SINGLE_ID]);
       levelLocked();
-      await sleep(300); // the notice below now holds the shop's order lock and waits for the level
+      await someoneWaitsForALock(dbB); // the notice below holds the shop's order lock and waits for the level
       await queueProjections(
         tx,
         shopId,
@@ -295,7 +294,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent inventory writes on 
       { variantId: '10', delta: deltaOf(i + 1) },
     ];
     expectAllOk([await adjust(serverA, key, `create-${randomUUID()}`, both(1))]);
-    expectAllOk([await againstReverseLocker(shopId, () => adjust(serverA, key, `deadlock-${randomUUID()}`, both(2)))]);
+    const idempotencyKey = `deadlock-${randomUUID()}`;
+    const first = await againstReverseLocker(shopId, () => adjust(serverA, key, idempotencyKey, both(2)));
+    expectAllOk([first]);
+    // The key was claimed by the attempt that committed: a retry of the request replays its answer.
+    const replay = await adjust(serverA, key, idempotencyKey, both(2));
+    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.text]).toEqual([200, 'true', first.text]);
     await expectLevel(dbA, shopId, '9', '0.25', inKg(deltaOf(1)).plus(inKg(deltaOf(2))), 2);
     await expectLevel(dbA, shopId, '10', '0.25', inKg(deltaOf(2)).plus(inKg(deltaOf(3))), 2);
   });
