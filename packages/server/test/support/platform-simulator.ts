@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/store/db.js';
 import { moveLocalLevels } from '../../src/platform/local/levels-repository.js';
 import { touchOrder, upsertLineItem, upsertOrder } from '../../src/platform/local/orders-repository.js';
-import { shareShopOrders } from '../../src/store/repositories/order-bookings.js';
+import { lockOrderBookings, shareShopOrders } from '../../src/store/repositories/order-bookings.js';
 import { type PlatformEventTopic, storeEvent } from '../../src/store/repositories/platform-events.js';
 import { shopFixture, variantFixture } from './harness.js';
 
@@ -79,7 +79,7 @@ export function createPlatformSimulator(db: Db, shopId: string) {
       options: { cancel?: boolean } = {},
     ) {
       return db.transaction(async (tx) => {
-        await shareShopOrders(tx, shopId);
+        await lockOrderBookings(tx, shopId, orderId); // as the sandbox's refunds and cancellations
         const refundId = String(Math.floor(Math.random() * 1e12));
         await tx.query('INSERT INTO local_platform_refunds (shop_id, order_id, id, lines) VALUES ($1, $2, $3, $4)', [
           shopId,
