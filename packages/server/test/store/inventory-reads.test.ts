@@ -1,35 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { Db } from '../../src/store/db.js';
 import { readLedgerPage } from '../../src/store/repositories/inventory-reads.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop, shopFixture } from '../support/harness.js';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-
-/** The plan PostgreSQL picks for the first statement `run` sends, as EXPLAIN (FORMAT JSON) gives it. */
-async function planOf(db: Db, run: (q: Queryable) => Promise<unknown>): Promise<PlanNode> {
-  let plan: PlanNode | undefined;
-  const explaining: Queryable = {
-    async query<Row>(sql: string, params?: readonly unknown[]) {
-      const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
-        `EXPLAIN (FORMAT JSON) ${sql}`,
-        params,
-      );
-      const raw = rows[0]!['QUERY PLAN'];
-      plan ??= (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan;
-      return { rows: [] as Row[], rowCount: 0 };
-    },
-  };
-  await run(explaining);
-  return plan!;
-}
+import { nodes, planOf } from '../support/plans.js';
 
 describe.each(testDrivers())('inventory reads repository on $name', ({ create }) => {
   let db: Db;

@@ -8,6 +8,10 @@ type LevelKey = Omit<PlatformLevel, 'available'>;
  * it shows what Tare expects (or Tare expects nothing). One that shows something else is
  * moved, even when that happens to be the figure asked for: the platform changed unseen, and
  * taking its figure as Tare's would absorb that change. Rows are locked in a fixed order (location, variant), so concurrent writers cannot deadlock.
+ *
+ * Here and in `readLocalLevels`, each level is one primary-key probe in that order (a LATERAL
+ * subquery with LIMIT 1): joined as a set, a slice of an import's 2,000 keys hashed all of the
+ * shop's levels each time, which grows with the catalog (decision 66).
  */
 export async function projectLocalLevels(
   tx: Queryable,
@@ -19,9 +23,12 @@ export async function projectLocalLevels(
     `WITH w AS (
        SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS w(location_id, variant_id, available, expected)),
      current AS (
-       SELECT l.location_id, l.variant_id, l.available FROM local_platform_levels l
-       JOIN w ON w.location_id = l.location_id AND w.variant_id = l.variant_id
-       WHERE l.shop_id = $1 ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C" FOR UPDATE OF l),
+       SELECT l.location_id, l.variant_id, l.available
+       FROM (SELECT location_id, variant_id FROM w ORDER BY location_id COLLATE "C", variant_id COLLATE "C") AS k
+       CROSS JOIN LATERAL (
+         SELECT * FROM local_platform_levels l
+         WHERE l.shop_id = $1 AND l.location_id = k.location_id AND l.variant_id = k.variant_id
+         LIMIT 1 FOR UPDATE) AS l),
      decided AS (
        SELECT w.location_id, w.variant_id, w.available, c.available AS current,
          (w.expected IS NULL OR c.available IS NULL OR c.available = w.expected) AS ok
@@ -59,9 +66,12 @@ export async function readLocalLevels(
   const { rows } = await tx.query<{ location_id: string; variant_id: string; available: string | null }>(
     `WITH w AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS w(location_id, variant_id, n)),
      found AS (
-       SELECT l.location_id, l.variant_id, l.available FROM local_platform_levels l
-       JOIN w ON w.location_id = l.location_id AND w.variant_id = l.variant_id
-       WHERE l.shop_id = $1 ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C"${options.forUpdate ? ' FOR UPDATE OF l' : ''})
+       SELECT l.location_id, l.variant_id, l.available
+       FROM (SELECT location_id, variant_id FROM w ORDER BY location_id COLLATE "C", variant_id COLLATE "C") AS k
+       CROSS JOIN LATERAL (
+         SELECT * FROM local_platform_levels l
+         WHERE l.shop_id = $1 AND l.location_id = k.location_id AND l.variant_id = k.variant_id
+         LIMIT 1${options.forUpdate ? ' FOR UPDATE' : ''}) AS l)
      SELECT w.location_id, w.variant_id, found.available
      FROM w LEFT JOIN found ON found.location_id = w.location_id AND found.variant_id = w.variant_id ORDER BY w.n`,
     [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId)],

@@ -20,7 +20,7 @@ export async function lockLevelsForImport(
   shopId: string,
   keys: { locationId: string; variantId: string }[],
 ): Promise<ImportedLevel[]> {
-  return selectLevels(db, shopId, keys, 'FOR UPDATE OF l');
+  return selectLevels(db, shopId, keys, 'FOR UPDATE');
 }
 
 /**
@@ -35,22 +35,30 @@ export async function readLevelsForImport(
   return selectLevels(db, shopId, keys, '');
 }
 
+/**
+ * One primary-key probe per key (a LATERAL subquery with LIMIT 1, which the planner cannot turn
+ * into a join): joined as a set, the planner hashed every level of the shop for each slice, so
+ * an import's levels pass grew with the square of the catalog (PGlite at 100,000 levels: 200 ms a
+ * slice for the scan, against 55 ms for 2,000 probes). The keys are sorted before the probes, so
+ * the rows are locked in the writes' order.
+ */
 async function selectLevels(
   db: Queryable,
   shopId: string,
   keys: { locationId: string; variantId: string }[],
-  lock: string,
+  lock: '' | 'FOR UPDATE',
 ): Promise<ImportedLevel[]> {
   if (keys.length === 0) return [];
   const { rows } = await db.query<ImportedLevel>(
     `SELECT l.location_id AS "locationId", l.variant_id AS "variantId", l.total::text AS total, l.unit,
        l.platform_available::float8 AS "platformAvailable"
-     FROM inventory_levels l
-     JOIN unnest($2::text[], $3::text[]) AS k(location_id, variant_id)
-       ON l.location_id = k.location_id AND l.variant_id = k.variant_id
-     WHERE l.shop_id = $1
-     ORDER BY l.variant_id COLLATE "C", l.location_id COLLATE "C"
-     ${lock}`,
+     FROM (SELECT * FROM unnest($2::text[], $3::text[]) AS k(location_id, variant_id)
+           ORDER BY k.variant_id COLLATE "C", k.location_id COLLATE "C") AS k
+     CROSS JOIN LATERAL (
+       SELECT * FROM inventory_levels l
+       WHERE l.shop_id = $1 AND l.location_id = k.location_id AND l.variant_id = k.variant_id
+       LIMIT 1 ${lock}) AS l
+     ORDER BY l.variant_id COLLATE "C", l.location_id COLLATE "C"`,
     [shopId, keys.map((k) => k.locationId), keys.map((k) => k.variantId)],
   );
   return rows;

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectLocalLevels, readLocalLevels } from '../../src/platform/local/levels-repository.js';
+import type { Db, Queryable } from '../../src/store/db.js';
+import { lockLevelsForImport, readLevelsForImport } from '../../src/store/repositories/import-levels.js';
+import { testDrivers } from '../support/databases.js';
+import { seedShop, shopFixture } from '../support/harness.js';
+import { nodes, planOf } from '../support/plans.js';
+
+const LEVELS = 4000;
+const SLICE = 2000; // the import's slice of variants
+
+// An import reads, locks and projects its levels a slice at a time. Joined as a set, those
+// statements hashed every level of the shop for each slice, so a catalog's import grew with its
+// square (decision 66); each level must be a probe of the primary key instead.
+describe.each(testDrivers())('level reads of an import slice on $name', ({ create }) => {
+  let db: Db;
+  let shopId: string;
+  let keys: { locationId: string; variantId: string }[];
+
+  beforeAll(async () => {
+    db = await create();
+    ({ shopId } = await seedShop(db, shopFixture()));
+    // Variants copied from the fixture's first one, each with a level and a platform level.
+    await db.query(
+      `INSERT INTO variants (shop_id, id, product_id, position, title, price, unit, unit_value, display_style, rules, presets)
+       SELECT shop_id, 'v' || n, product_id, 100 + n, title, price, unit, unit_value, display_style, rules, presets
+       FROM variants, generate_series(1, ${LEVELS}) AS n WHERE shop_id = $1 AND id = '2001'`,
+      [shopId],
+    );
+    for (const table of [
+      'inventory_levels (shop_id, location_id, variant_id, total, unit)',
+      'local_platform_levels (shop_id, location_id, variant_id, available)',
+    ]) {
+      const values = table.startsWith('inventory') ? "5, 'kg'" : '5';
+      await db.query(
+        `INSERT INTO ${table} SELECT $1, '70001', 'v' || n, ${values} FROM generate_series(1, ${LEVELS}) AS n`,
+        [shopId],
+      );
+    }
+    await db.query('ANALYZE');
+    keys = Array.from({ length: SLICE }, (_, i) => ({ locationId: '70001', variantId: `v${2 * i + 1}` }));
+  });
+  afterAll(() => db?.close());
+
+  it.each<[string, string, (q: Queryable) => Promise<unknown>]>([
+    ['the import reads', 'inventory_levels', (q) => readLevelsForImport(q, shopId, keys)],
+    ['the import locks', 'inventory_levels', (q) => lockLevelsForImport(q, shopId, keys)],
+    [
+      'the embedded platform reads',
+      'local_platform_levels',
+      (q) => readLocalLevels(q, shopId, keys, { forUpdate: true }),
+    ],
+    [
+      'the embedded platform projects',
+      'local_platform_levels',
+      (q) =>
+        projectLocalLevels(
+          q,
+          shopId,
+          keys.map((k) => ({ ...k, available: 1, expected: 5 })),
+        ),
+    ],
+  ])(
+    'when %s a slice of levels, then each is a probe of the primary key, never a scan of all',
+    async (_, table, run) => {
+      const plan = await planOf(db, run);
+
+      const reads = nodes(plan).filter((n) => n['Relation Name'] === table && n['Node Type'] !== 'ModifyTable');
+      expect(reads.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+      expect(reads.map((n) => n['Index Name'])).toContain(`${table}_pkey`);
+    },
+  );
+});
