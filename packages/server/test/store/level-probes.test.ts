@@ -70,4 +70,28 @@ describe.each(testDrivers())('level reads of an import slice on $name', ({ creat
       expect(reads.map((n) => n['Index Name'])).toContain(`${table}_pkey`);
     },
   );
+
+  // Writes lock their levels in one sorted order, so a write and an import cannot wait on each
+  // other in a cycle: the probes that lock must run over the keys already sorted.
+  it.each<[string, (q: Queryable) => Promise<unknown>]>([
+    ['the import locks', (q) => lockLevelsForImport(q, shopId, keys)],
+    ['the embedded platform reads to write', (q) => readLocalLevels(q, shopId, keys, { forUpdate: true })],
+    [
+      'the embedded platform projects',
+      (q) =>
+        projectLocalLevels(
+          q,
+          shopId,
+          keys.map((k) => ({ ...k, available: 1, expected: 5 })),
+        ),
+    ],
+  ])('when %s a slice of levels, then it locks them in key order', async (_, run) => {
+    const plan = await planOf(db, run);
+
+    const probing = nodes(plan).find(
+      (n) => n['Node Type'] === 'Nested Loop' && nodes(n.Plans![1]!).some((m) => m['Node Type'] === 'LockRows'),
+    );
+    expect(probing, 'a nested loop whose inner side locks').toBeDefined();
+    expect(nodes(probing!.Plans![0]!).map((n) => n['Node Type'])).toContain('Sort');
+  });
 });
