@@ -12,6 +12,7 @@ import { API_KEYS_CHANGED, CATALOG_CHANGED } from './services/change-channels.js
 import { createHeardLease } from './services/heard-lease.js';
 import { createInboxWorker } from './services/events/inbox-worker.js';
 import { startReconciler } from './services/events/reconcile.js';
+import { startAutovacuum } from './services/autovacuum.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
 import { createPushWorker } from './services/projection/push-worker.js';
 import { createInventoryReader } from './services/inventory/read-inventory.js';
@@ -71,6 +72,8 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const readOrder = createOrderReader({ db, gateway, shops });
   const editOrder = createOrderEditor({ db, gateway });
   const reaper = startIdempotencyReaper({ db, logger, retentionHours: options.idempotencyRetentionHours });
+  // PostgreSQL vacuums its tables itself; PGlite has no daemon for it.
+  const autovacuum = db.driver === 'pglite' ? startAutovacuum({ db, logger }) : undefined;
   // Platform events are applied in the background by every instance (each event once).
   const inbox = createInboxWorker({ db, gateway, logger });
   const stopInbox = await inbox.start();
@@ -131,6 +134,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     async stop() {
       reaper.stop();
       reconciler.stop();
+      await autovacuum?.stop();
       await sandboxShop.stop();
       await stopInbox().catch((err: unknown) => logger.warn({ err }, 'could not stop the event inbox'));
       await stopProjection().catch((err: unknown) => logger.warn({ err }, 'could not stop the projection outbox'));
