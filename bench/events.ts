@@ -33,7 +33,7 @@ import { cpuSeconds } from './load.js';
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 3);
 const LATENCY_ORDERS = Number(process.env.BENCH_EVENTS_LATENCY_ORDERS ?? 100);
 const DOMAIN = 'events-bench.example';
-const LOCATION = '70001';
+export const LOCATION = '70001';
 const ADJUSTMENTS_PATH = '/api/v1/inventory/adjustments';
 
 /** Lines per order (one measured line of each of three variants). */
@@ -58,7 +58,7 @@ const KINDS = [
 ] as const;
 /** Variant ids: slot s (0 … CHUNK-1) owns `variantId(s, 0..2)`, one of each kind. */
 const variantId = (slot: number, kind: number) => String(500000 + slot * ORDER_LINES + kind);
-const VARIANTS = Array.from({ length: CHUNK * ORDER_LINES }, (_, i) => ({
+export const VARIANTS = Array.from({ length: CHUNK * ORDER_LINES }, (_, i) => ({
   id: variantId(Math.floor(i / ORDER_LINES), i % ORDER_LINES),
   kind: KINDS[i % ORDER_LINES]!,
 }));
@@ -172,7 +172,7 @@ function benchShop(): ImportShop {
   };
 }
 
-async function seed(db: Db): Promise<Shop> {
+export async function seed(db: Db): Promise<Shop> {
   await migrate(db);
   const checked = validateImport({ shops: [benchShop()] });
   if (!checked.ok) throw new Error(`events bench shop does not import: ${JSON.stringify(checked.issues)}`);
@@ -333,7 +333,7 @@ const svcData = (measure: { value: number; unit: string }) =>
   JSON.stringify({ measurement: { type: 'weight', dimensions: [measure] } });
 
 /** The sandbox shop: a cart of three measured lines (slot's variants), checked out in its own transaction. */
-function shopper(db: Db, shop: Shop) {
+export function shopper(db: Db, shop: Shop) {
   const delivery = createEventDelivery({ db, mode: 'orderly', logger: silent });
   return {
     /** Cart filled in one transaction, checkout (order, lines, platform levels, event) in the next; the order id. */
