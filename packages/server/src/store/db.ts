@@ -9,6 +9,11 @@ export interface QueryResult<Row> {
 }
 
 export interface Queryable {
+  /**
+   * With `params` (even none: `[]`), `sql` is one statement, prepared once per session and then
+   * only bound and executed; without, it goes by the simple protocol, may hold several statements
+   * and is planned on every call (for migrations, DDL and one-off commands).
+   */
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
 }
 

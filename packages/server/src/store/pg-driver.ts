@@ -165,12 +165,12 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
 }
 
 /**
- * Parameterized statements are named after a hash of their text, so each connection parses and
- * plans them once and then only binds and executes (a write sends ~12 of them). Statements
- * without parameters may hold several commands, which only the simple protocol accepts.
+ * Statements sent with params (even none) are named after a hash of their text, so each
+ * connection parses and plans them once and then only binds and executes. Statements sent
+ * without may hold several commands, which only the simple protocol accepts.
  */
 function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
-  if (!params || params.length === 0) return { text: sql };
+  if (!params) return { text: sql };
   let name = statementNames.get(sql);
   if (!name) {
     name = `tare_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;

@@ -87,6 +87,7 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
      RETURNING id, shop_id, event_id, topic, payload, attempts - 1 AS attempts,
        (SELECT platform FROM shops WHERE id = e.shop_id) AS platform,
        (SELECT status FROM shopify_connections WHERE shop_id = e.shop_id) AS shopify_sync`,
+    [], // prepared: planned once per session, not per event
   );
   const row = rows[0];
   return row
