@@ -75,6 +75,29 @@ describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
     expect(inTx.rows).toEqual([{ w: 4 }]);
   });
 
+  it('prepares a statement sent with params (even none) once, and keeps working after one fails', async () => {
+    const sql = 'SELECT $1::int * 2 AS n, count(*)::int AS items FROM contract_items';
+    for (const i of [1, 2, 3]) expect((await db.query(sql, [i])).rows).toEqual([{ n: 2 * i, items: 0 }]);
+    // One session on PGlite, so its prepared statements are all in view; the pool's are per connection.
+    const count = 'SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1';
+    if (name === 'pglite') expect((await db.query(count, [sql])).rows).toEqual([{ n: 1 }]);
+    await expect(db.query('SELECT 1 / $1::int AS n', [0])).rejects.toMatchObject({ code: '22012' });
+    expect((await db.query('SELECT 1 / $1::int AS n', [1])).rows).toEqual([{ n: 1 }]);
+    // Text that does not parse is never kept: the same error again, not a missing statement.
+    for (let i = 0; i < 2; i++) await expect(db.query('SELEC $1::int', [1])).rejects.toMatchObject({ code: '42601' });
+    expect((await db.query('SELECT count(*)::int AS n FROM contract_items', [])).rows).toEqual([{ n: 0 }]);
+    // With params, even none, it is one statement.
+    await expect(db.query('SELECT 1 AS x; SELECT 2 AS y', [])).rejects.toMatchObject({ code: '42601' });
+    // A failing prepared statement aborts its transaction, which rolls back whole.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO contract_items (id) VALUES ($1)', [7]);
+        await tx.query('SELECT 1 / $1::int', [0]);
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect(await ids()).toEqual([]);
+  });
+
   it('commits on resolve and rolls back on throw', async () => {
     await expect(
       db.transaction(async (tx) => (await tx.query('INSERT INTO contract_items (id) VALUES (1)')).rowCount),
