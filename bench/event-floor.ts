@@ -17,10 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Db } from '../packages/server/src/store/db.js';
-import { openPostgres } from '../packages/server/src/store/pg-driver.js';
-import { openPglite } from '../packages/server/src/store/pglite-driver.js';
 import { CHUNK, LOCATION, seed, shopper, VARIANTS } from './events.js';
-import { createDatabase, dropBenchDatabase } from './inventory.js';
+import { onEachStore } from './stores.js';
 
 const SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 3);
 const BODY = 'x'.repeat(250); // about the size of Tare's stored answer
@@ -163,27 +161,7 @@ async function measure(store: string, db: Db, analyze: boolean): Promise<void> {
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'tare-floor-'));
 try {
-  const lite = await openPglite({ dataDir: path.join(tmp, 'pglite') });
-  try {
-    await measure('PGlite', lite, false);
-  } finally {
-    await lite.close();
-  }
-  if (process.env.BENCH_PG_URL) {
-    const url = await createDatabase();
-    try {
-      const db = await openPostgres({ connectionString: url });
-      try {
-        await measure('PostgreSQL', db, true);
-      } finally {
-        await db.close();
-      }
-    } finally {
-      await dropBenchDatabase();
-    }
-  } else {
-    log('PostgreSQL: skipped (set BENCH_PG_URL to measure it too)');
-  }
+  await onEachStore(tmp, 'pglite', (store, db) => measure(store, db, store === 'PostgreSQL'), log);
 } finally {
   await rm(tmp, { recursive: true, force: true });
 }

@@ -6,7 +6,6 @@
 // default 3), BENCH_EVENTS_LATENCY_ORDERS (checkouts timed one at a time, default 100),
 // BENCH_PG_URL (admin connection to create and drop a temporary database, as bench/inventory.ts).
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { requestFingerprint } from '../packages/server/src/domain/idempotency-key.js';
@@ -24,11 +23,9 @@ import { createKeyring } from '../packages/server/src/secrets/keyring.js';
 import type { PlatformGateway } from '../packages/server/src/platform/gateway.js';
 import type { Db, Queryable } from '../packages/server/src/store/db.js';
 import { migrate } from '../packages/server/src/store/migrate.js';
-import { openPostgres } from '../packages/server/src/store/pg-driver.js';
-import { openPglite } from '../packages/server/src/store/pglite-driver.js';
 import { findShopById, type Shop } from '../packages/server/src/store/repositories/shops.js';
-import { createDatabase, dropBenchDatabase } from './inventory.js';
 import { cpuSeconds } from './load.js';
+import { onEachStore } from './stores.js';
 
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 3);
 const LATENCY_ORDERS = Number(process.env.BENCH_EVENTS_LATENCY_ORDERS ?? 100);
@@ -590,28 +587,12 @@ async function check(db: Db, shopId: string, orders: number, store: string): Pro
 
 /** The events benchmark on PGlite (a data dir in `tmp`), then on PostgreSQL when BENCH_PG_URL is set. */
 export async function benchEvents(tmp: string): Promise<EventsResults> {
-  const stores: EventsStoreResults[] = [];
-  const lite = await openPglite({ dataDir: path.join(tmp, 'events-pglite') });
-  try {
-    stores.push(await measureStore('PGlite', lite, false));
-  } finally {
-    await lite.close();
-  }
-  if (process.env.BENCH_PG_URL) {
-    const url = await createDatabase();
-    log(`PostgreSQL: temporary database ${new URL(url).pathname.slice(1)}`);
-    try {
-      const db = await openPostgres({ connectionString: url });
-      try {
-        stores.push(await measureStore('PostgreSQL', db, !process.env.BENCH_NO_ANALYZE));
-      } finally {
-        await db.close();
-      }
-    } finally {
-      await dropBenchDatabase();
-    }
-  } else {
-    log('PostgreSQL: skipped (set BENCH_PG_URL to measure it too)');
-  }
+  // As bench/inventory.ts, PostgreSQL is analyzed after the warm-up; PGlite is measured as it ships.
+  const stores = await onEachStore(
+    tmp,
+    'events-pglite',
+    (store, db) => measureStore(store, db, store === 'PostgreSQL' && !process.env.BENCH_NO_ANALYZE),
+    log,
+  );
   return { seconds: SECONDS, latencyOrders: LATENCY_ORDERS, stores };
 }

@@ -6,7 +6,6 @@
 // 1000), BENCH_SHOPIFY_OUTAGE_MINUTES (the outage modelled in d, default 10).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
@@ -21,12 +20,10 @@ import { createInventoryWriter } from '../packages/server/src/services/inventory
 import { createPushWorker } from '../packages/server/src/services/projection/push-worker.js';
 import type { Db } from '../packages/server/src/store/db.js';
 import { migrate } from '../packages/server/src/store/migrate.js';
-import { openPostgres } from '../packages/server/src/store/pg-driver.js';
-import { openPglite } from '../packages/server/src/store/pglite-driver.js';
 import { type FakeShopify, startFakeShopify } from '../packages/server/test/support/fake-shopify/index.js';
 import { takeShopifyDown } from '../packages/server/test/support/fake-shopify/outage.js';
-import { createDatabase, dropBenchDatabase } from './inventory.js';
 import { modelOutage } from './shopify-outage-model.js';
+import { onEachStore } from './stores.js';
 
 const VARIANTS = Number(process.env.BENCH_SHOPIFY_VARIANTS ?? 2000);
 const OUTAGE_WRITES = Number(process.env.BENCH_SHOPIFY_OUTAGE_WRITES ?? 1000);
@@ -463,29 +460,7 @@ async function measureOutage(bench: Bench, db: Db, store: string, options: { all
 
 /** The Shopify outbox benchmark on PGlite (a data dir in `tmp`), then on PostgreSQL when BENCH_PG_URL is set. */
 export async function benchShopify(tmp: string): Promise<ShopifyResults> {
-  const stores: ShopifyStoreResults[] = [];
-  const lite = await openPglite({ dataDir: path.join(tmp, 'shopify-pglite') });
-  try {
-    stores.push(await measureStore('PGlite', lite));
-  } finally {
-    await lite.close();
-  }
-  if (process.env.BENCH_PG_URL) {
-    const url = await createDatabase();
-    log(`PostgreSQL: temporary database ${new URL(url).pathname.slice(1)}`);
-    try {
-      const db = await openPostgres({ connectionString: url });
-      try {
-        stores.push(await measureStore('PostgreSQL', db));
-      } finally {
-        await db.close();
-      }
-    } finally {
-      await dropBenchDatabase();
-    }
-  } else {
-    log('PostgreSQL: skipped (set BENCH_PG_URL to measure it too)');
-  }
+  const stores = await onEachStore(tmp, 'shopify-pglite', measureStore, log);
   return { variants: VARIANTS, outageWrites: OUTAGE_WRITES, outageMinutes: OUTAGE_MINUTES, stores };
 }
 
