@@ -15,7 +15,7 @@ export interface TableDue {
  * rows` (at most `autovacuum_vacuum_max_threshold`), when the rows inserted since the last vacuum
  * pass the insert threshold worked out the same way, or when the table's oldest transaction or
  * multixact id is older than the freeze limits; analyze when the rows changed since the last
- * analyze pass the analyze threshold. PGlite has no such daemon, so `runAutovacuum` is it.
+ * analyze pass the analyze threshold. PGlite has no such daemon: `startAutovacuum` stands in.
  */
 export async function tablesDue(db: Queryable): Promise<TableDue[]> {
   // The activity counters reach the statistics views only when the session flushes them (at
