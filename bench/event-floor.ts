@@ -18,6 +18,7 @@ import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Db } from '../packages/server/src/store/db.js';
 import { CHUNK, LOCATION, seed, shopper, VARIANTS } from './events.js';
+import { median } from './report.js';
 import { onEachStore } from './stores.js';
 
 const SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 3);
@@ -81,7 +82,6 @@ BEGIN
 END $$;`;
 
 const log = (line: string) => console.error(`[floor] ${line}`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function measure(store: string, db: Db, analyze: boolean): Promise<void> {
   const shop = await seed(db);

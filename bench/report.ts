@@ -32,7 +32,7 @@ export const TARGETS = {
   orderEventCost: 1.5,
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const rps = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
