@@ -408,6 +408,52 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
       ]);
     });
 
+    // An unchanged level is skipped on what the compare pass read (Tare's total, unit and expected
+    // whole units), then on the platform's own count: a difference in any of them is restated.
+    it('when the platform’s count was typed by hand, then the same file shows the file’s whole units again', async () => {
+      const doc = sample();
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      await db.query(`UPDATE local_platform_levels SET available = 99 WHERE shop_id = $1 AND variant_id = '2001'`, [
+        shopId,
+      ]);
+      const ledgerBefore = await ledger(shopId, '2001');
+
+      expect((await importValid(clone(doc))).shops[0]!.changes).toBe(1);
+      expect(await platformLevel(shopId, '2001')).toBe('12');
+      expect(await level(shopId, '2001')).toEqual({ total: '12.75', unit: 'kg' });
+      expect(await ledger(shopId, '2001')).toEqual(ledgerBefore);
+    });
+
+    it('when Tare lost what it expects the platform to show, then the same file records it again', async () => {
+      const doc = sample();
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      await db.query(`UPDATE inventory_levels SET platform_available = NULL WHERE shop_id = $1`, [shopId]);
+
+      expect((await importValid(clone(doc))).shops[0]!.changes).toBe(1);
+      const { rows } = await db.query<{ platform_available: string }>(
+        `SELECT platform_available FROM inventory_levels WHERE shop_id = $1 AND variant_id = '2001'`,
+        [shopId],
+      );
+      expect(rows).toEqual([{ platform_available: '12' }]);
+    });
+
+    it('when most levels change, then the unchanged ones among them still get no ledger row', async () => {
+      const doc = sample();
+      doc.shops[0].orders = [];
+      const ids = ['3001', '3002', '3003'];
+      doc.shops[0].products[0].variants = ids.map((id) => stockedVariant(id, 'kg', 1, { value: 10, unit: 'kg' }));
+      const shopId = (await importValid(doc)).shops[0]!.id;
+      const changed = clone(doc);
+      changed.shops[0].products[0].variants[0].inventory[0].quantity.value = 11;
+      changed.shops[0].products[0].variants[1].inventory[0].quantity.value = 12;
+
+      expect((await importValid(changed)).shops[0]!.changes).toBe(2);
+      expect((await ledger(shopId, '3001')).map((row: any) => row.delta)).toEqual(['10', '1']);
+      expect((await ledger(shopId, '3002')).map((row: any) => row.delta)).toEqual(['10', '2']);
+      expect((await ledger(shopId, '3003')).map((row: any) => row.delta)).toEqual(['10']);
+      expect(await platformLevel(shopId, '3003')).toBe('10');
+    });
+
     it('when only a price changes, then only that variant row changes and no ledger row is added', async () => {
       const doc = sample();
       const shopId = (await importValid(doc)).shops[0]!.id;

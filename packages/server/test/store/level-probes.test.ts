@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectLocalLevels, readLocalLevels } from '../../src/platform/local/levels-repository.js';
 import type { Db, Queryable } from '../../src/store/db.js';
-import { lockLevelsForImport, readLevelsForImport } from '../../src/store/repositories/import-levels.js';
+import { lockLevelsForImport } from '../../src/store/repositories/import-levels.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop, shopFixture } from '../support/harness.js';
 import { nodes, planOf } from '../support/plans.js';
@@ -9,7 +9,7 @@ import { nodes, planOf } from '../support/plans.js';
 const LEVELS = 4000;
 const SLICE = 2000; // the import's slice of variants
 
-// An import reads, locks and projects its levels a slice at a time. Joined as a set, those
+// An import locks and projects its levels a slice at a time. Joined as a set, those
 // statements hashed every level of the shop for each slice, so a catalog's import grew with its
 // square (decision 66); each level must be a probe of the primary key instead.
 describe.each(testDrivers())('level reads of an import slice on $name', ({ create }) => {
@@ -43,7 +43,6 @@ describe.each(testDrivers())('level reads of an import slice on $name', ({ creat
   afterAll(() => db?.close());
 
   it.each<[string, string, (q: Queryable) => Promise<unknown>]>([
-    ['the import reads', 'inventory_levels', (q) => readLevelsForImport(q, shopId, keys)],
     ['the import locks', 'inventory_levels', (q) => lockLevelsForImport(q, shopId, keys)],
     [
       'the embedded platform reads',

@@ -1,7 +1,6 @@
 import type { ValidationIssue } from '@tare/contracts';
 import { Dec, decimalFromJson, toPlainString } from '../../domain/decimal.js';
 import { normalizeLocale } from '../../domain/labels.js';
-import { splitForPlatform } from '../../domain/platform-split.js';
 import { convertForStorage, typeOfUnit } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Keyring } from '../../secrets/keyring.js';
@@ -15,12 +14,7 @@ import {
   upsertVariants,
   type VariantRecord,
 } from '../../store/repositories/catalog.js';
-import {
-  appendLedgerRows,
-  lockLevelsForImport,
-  readLevelsForImport,
-  writeLevels,
-} from '../../store/repositories/import-levels.js';
+import { appendLedgerRows, lockLevelsForImport, writeLevels } from '../../store/repositories/import-levels.js';
 import { type LedgerEntry, type LevelKey, setPlatformAvailable } from '../../store/repositories/inventory.js';
 import { deleteLabel, upsertLabel } from '../../store/repositories/labels.js';
 import { upsertLocation } from '../../store/repositories/locations.js';
@@ -29,6 +23,14 @@ import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
 import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
+import {
+  differing,
+  levelKeyOf,
+  platformUnitsOf,
+  statedLevels,
+  type UnsettledLevels,
+  unsettledLevels,
+} from './stated-levels.js';
 import {
   ImportRefusedError,
   readStoredStock,
@@ -124,7 +126,7 @@ async function importShop(
   });
   let changes = changed ? 1 : 0;
   const products = shop.products ?? [];
-  const { stored, changedProducts, changedVariants, issues } = await compareStored(tx, id, products, at);
+  const { stored, changedProducts, changedVariants, unsettled, issues } = await compareStored(tx, id, products, at);
   if (issues.length > 0) return { id, changes, issues };
   const count = (didChange: boolean) => {
     if (didChange) changes++;
@@ -185,9 +187,10 @@ async function importShop(
   }
   changes += written;
   if (large && written > 0) await tx.query('ANALYZE variants');
+  let sliceIndex = 0;
   for (const slice of slices(products, SLICE_VARIANTS)) {
     const variants = slice.flatMap((product) => product.variants);
-    changes += await importLevels(tx, gateway, id, variants);
+    changes += await importLevels(tx, gateway, id, variants, unsettled[sliceIndex++] ?? 'all');
     for (const variant of variants) count(await reprojectLevels(tx, gateway, id, variant, stored));
     advance(variants.reduce((n, variant) => n + (variant.inventory?.length ?? 0), 0));
   }
@@ -213,8 +216,9 @@ async function importShop(
 /**
  * Compares the file with what the shop holds, a slice at a time (one read of its products, one of
  * its variants and one of their levels): the refusals of a type change, the products and variants
- * that differ (only those go to the upserts), and the stored stock of the variants whose unit
- * changes (their levels are projected again). Nothing is locked: a row read here as unchanged
+ * that differ (only those go to the upserts), the stored stock of the variants whose unit changes
+ * (their levels are projected again), and per slice the levels Tare does not hold as stated (the
+ * levels pass reads no level again for the others). Nothing is locked: a row read here as unchanged
  * may be changed by a concurrent write right after, and the import then leaves that write's
  * value, as the import committed before the write would have (see the import's decision).
  * What is kept outlives the slice only for rows that change.
@@ -228,11 +232,13 @@ async function compareStored(
   stored: StoredStock;
   changedProducts: Set<string>;
   changedVariants: Set<string>;
+  unsettled: UnsettledLevels[];
   issues: ValidationIssue[];
 }> {
   const stored: StoredStock = { variants: new Map(), levels: new Map() };
   const changedProducts = new Set<string>();
   const changedVariants = new Set<string>();
+  const unsettled: UnsettledLevels[] = [];
   const issues: ValidationIssue[] = [];
   let offset = 0;
   for (const slice of slices(products, SLICE_VARIANTS)) {
@@ -261,8 +267,17 @@ async function compareStored(
         }
       }
     }
+    unsettled.push(
+      unsettledLevels(
+        statedLevels(
+          shopId,
+          slice.flatMap((product) => product.variants),
+        ),
+        found.levels,
+      ),
+    );
   }
-  return { stored, changedProducts, changedVariants, issues };
+  return { stored, changedProducts, changedVariants, unsettled, issues };
 }
 
 function toVariantRecord(productId: string, position: number, variant: ImportVariant): VariantRecord {
@@ -281,13 +296,6 @@ function toVariantRecord(productId: string, position: number, variant: ImportVar
   };
 }
 
-/** A level the file states, its total converted to the variant's unit. */
-interface StatedLevel {
-  key: LevelKey;
-  variant: ImportVariant;
-  target: Dec;
-}
-
 /**
  * Sets each level the file states to its total (a ledger row `import` when it differs) and the
  * platform's integer, for one slice of variants, in a fixed number of statements. Returns how
@@ -298,27 +306,16 @@ async function importLevels(
   gateway: PlatformGateway,
   shopId: string,
   variants: ImportVariant[],
+  unsettled: UnsettledLevels,
 ): Promise<number> {
-  const all: StatedLevel[] = variants.flatMap((variant) =>
-    (variant.inventory ?? []).map((entry) => ({
-      key: { shopId, locationId: entry.locationId, variantId: variant.id },
-      variant,
-      target: convertForStorage(
-        decimalFromJson(entry.quantity.value),
-        entry.quantity.unit,
-        variant.unitMeasurement.unit,
-      ),
-    })),
-  );
-  const keyOf = (k: { locationId: string; variantId: string }) => `${k.locationId}/${k.variantId}`;
-  const stated = await differing(tx, gateway, shopId, all, keyOf);
+  const stated = await differing(tx, gateway, shopId, statedLevels(shopId, variants), unsettled);
   if (stated.length === 0) return 0;
   const locked = await lockLevelsForImport(
     tx,
     shopId,
     stated.map((s) => s.key),
   );
-  const currents = new Map(locked.map((level) => [keyOf(level), level]));
+  const currents = new Map(locked.map((level) => [levelKeyOf(level), level]));
   const ledger: LedgerEntry[] = [];
   const ledgerRow = (key: LevelKey, from: Dec, to: Dec, counted: string) =>
     ledger.push({
@@ -336,7 +333,7 @@ async function importLevels(
   const changed = new Set<string>();
   for (const { key, variant, target } of stated) {
     const unit = variant.unitMeasurement.unit;
-    const current = currents.get(keyOf(key));
+    const current = currents.get(levelKeyOf(key));
     let before = new Dec(0);
     if (current && typeOfUnit(current.unit) !== typeOfUnit(unit)) {
       // The file restates a level of another type (the product's type changed). Nothing converts
@@ -347,7 +344,7 @@ async function importLevels(
     if (!current || current.unit !== unit || !before.eq(target)) {
       writes.push({ locationId: key.locationId, variantId: key.variantId, total: toPlainString(target), unit });
       ledgerRow(key, before, target, unit);
-      changed.add(keyOf(key));
+      changed.add(levelKeyOf(key));
     }
   }
   await writeLevels(tx, shopId, writes);
@@ -359,11 +356,12 @@ async function importLevels(
     stated.map((s) => s.key),
   );
   const projections = [];
-  for (const [i, { key, variant, target }] of stated.entries()) {
-    const available = splitForPlatform(target, decimalFromJson(variant.unitMeasurement.value)).integer.toNumber();
-    if (shown[i]?.available !== available || currents.get(keyOf(key))?.platformAvailable !== available) {
+  for (const [i, level] of stated.entries()) {
+    const { key } = level;
+    const available = platformUnitsOf(level);
+    if (shown[i]?.available !== available || currents.get(levelKeyOf(key))?.platformAvailable !== available) {
       projections.push({ locationId: key.locationId, variantId: key.variantId, available, expected: null });
-      changed.add(keyOf(key));
+      changed.add(levelKeyOf(key));
     }
   }
   if (projections.length > 0) {
@@ -371,57 +369,6 @@ async function importLevels(
     await setPlatformAvailable(tx, shopId, projected);
   }
   return changed.size;
-}
-
-/**
- * The stated levels that may differ from what is stored: all but those whose stored total, unit
- * and platform integer, and the platform's own count, already equal the file's, read without a
- * lock in two statements. Those skipped take no lock and write nothing (a re-import of an
- * unchanged file locks no level, so it never waits on the shop's writes). Those returned are
- * locked and compared again under the lock. A level changed by a write right after it was read
- * here as unchanged keeps that write's total: the order import-then-write gives the same.
- */
-async function differing(
-  tx: Queryable,
-  gateway: PlatformGateway,
-  shopId: string,
-  stated: StatedLevel[],
-  keyOf: (k: { locationId: string; variantId: string }) => string,
-): Promise<StatedLevel[]> {
-  if (stated.length === 0) return stated;
-  const stored = new Map(
-    (
-      await readLevelsForImport(
-        tx,
-        shopId,
-        stated.map((s) => s.key),
-      )
-    ).map((level) => [keyOf(level), level]),
-  );
-  const candidates: { level: StatedLevel; available: number }[] = [];
-  for (const level of stated) {
-    const current = stored.get(keyOf(level.key));
-    const unit = level.variant.unitMeasurement.unit;
-    if (current?.unit === unit && new Dec(current.total).eq(level.target)) {
-      const available = splitForPlatform(
-        level.target,
-        decimalFromJson(level.variant.unitMeasurement.value),
-      ).integer.toNumber();
-      if (current.platformAvailable === available) {
-        candidates.push({ level, available });
-      }
-    }
-  }
-  if (candidates.length === 0) return stated;
-  const shown = await gateway.readLevels(
-    tx,
-    shopId,
-    candidates.map((c) => c.level.key),
-  );
-  const unchanged = new Set(
-    candidates.filter(({ available }, i) => shown[i]?.available === available).map(({ level }) => level),
-  );
-  return unchanged.size === 0 ? stated : stated.filter((level) => !unchanged.has(level));
 }
 
 /** Consecutive runs of products holding about `variants` variants each (a product is never split). */

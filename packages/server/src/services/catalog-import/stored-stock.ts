@@ -6,7 +6,7 @@ import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import { findVariantsByIds } from '../../store/repositories/catalog.js';
 import { lockLevel, setPlatformAvailable } from '../../store/repositories/inventory.js';
-import { listVariantLevels, type StoredLevel } from '../../store/repositories/product-list.js';
+import { listVariantLevels, type StoredLevel, type VariantLevel } from '../../store/repositories/product-list.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
 import type { ImportProduct, ImportVariant } from './import-document.js';
 
@@ -21,7 +21,7 @@ export class ImportRefusedError extends Error {
 /** What the shop already holds for the file's variants: their stored settings and their levels. */
 export interface StoredStock {
   variants: Awaited<ReturnType<typeof findVariantsByIds>>;
-  levels: Map<string, StoredLevel[]>;
+  levels: Map<string, VariantLevel[]>;
 }
 
 /**
@@ -35,7 +35,7 @@ export async function readStoredStock(tx: Queryable, shopId: string, products: I
     findVariantsByIds(tx, shopId, ids),
     listVariantLevels(tx, shopId, ids),
   ]);
-  const byVariant = new Map<string, StoredLevel[]>();
+  const byVariant = new Map<string, VariantLevel[]>();
   for (const level of levels) byVariant.set(level.variantId, [...(byVariant.get(level.variantId) ?? []), level]);
   return { variants, levels: byVariant };
 }

@@ -14,39 +14,17 @@ export interface ImportedLevel {
  * The shop's existing levels among `keys`, locked for this transaction in one statement, in the
  * order inventory writes lock them (variant id then location, byte order), so an import and
  * writes never wait on each other in a cycle. Missing levels are absent.
- */
-export async function lockLevelsForImport(
-  db: Queryable,
-  shopId: string,
-  keys: { locationId: string; variantId: string }[],
-): Promise<ImportedLevel[]> {
-  return selectLevels(db, shopId, keys, 'FOR UPDATE');
-}
-
-/**
- * The shop's existing levels among `keys`, read without a lock: the import compares them with
- * the file to lock and write only the levels that differ (an unchanged file takes no lock).
- */
-export async function readLevelsForImport(
-  db: Queryable,
-  shopId: string,
-  keys: { locationId: string; variantId: string }[],
-): Promise<ImportedLevel[]> {
-  return selectLevels(db, shopId, keys, '');
-}
-
-/**
+ *
  * One primary-key probe per key (a LATERAL subquery with LIMIT 1, which the planner cannot turn
  * into a join): joined as a set, the planner hashed every level of the shop for each slice, so
  * an import's levels pass grew with the square of the catalog (PGlite at 100,000 levels: 200 ms a
  * slice for the scan, against 55 ms for 2,000 probes). The keys are sorted before the probes, so
  * the rows are locked in the writes' order.
  */
-async function selectLevels(
+export async function lockLevelsForImport(
   db: Queryable,
   shopId: string,
   keys: { locationId: string; variantId: string }[],
-  lock: '' | 'FOR UPDATE',
 ): Promise<ImportedLevel[]> {
   if (keys.length === 0) return [];
   const { rows } = await db.query<ImportedLevel>(
@@ -57,7 +35,7 @@ async function selectLevels(
      CROSS JOIN LATERAL (
        SELECT * FROM inventory_levels l
        WHERE l.shop_id = $1 AND l.location_id = k.location_id AND l.variant_id = k.variant_id
-       LIMIT 1 ${lock}) AS l
+       LIMIT 1 FOR UPDATE) AS l
      ORDER BY l.variant_id COLLATE "C", l.location_id COLLATE "C"`,
     [shopId, keys.map((k) => k.locationId), keys.map((k) => k.variantId)],
   );

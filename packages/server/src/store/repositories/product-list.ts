@@ -84,11 +84,22 @@ export async function listProductLevels(db: Queryable, shopId: string, productId
   }));
 }
 
+/** A level with the whole units Tare expects its platform to show (null before the first projection). */
+export interface VariantLevel extends StoredLevel {
+  platformAvailable: number | null;
+}
+
 /** The stock levels of these variants of the shop, each in the unit it is kept in. */
-export async function listVariantLevels(db: Queryable, shopId: string, variantIds: string[]): Promise<StoredLevel[]> {
-  const { rows } = await db.query<{ variant_id: string; location_id: string; total: string; unit: string }>(
-    `SELECT variant_id, location_id, total::text AS total, unit FROM inventory_levels
-      WHERE shop_id = $1 AND variant_id = ANY($2::text[]) ORDER BY variant_id, location_id`,
+export async function listVariantLevels(db: Queryable, shopId: string, variantIds: string[]): Promise<VariantLevel[]> {
+  const { rows } = await db.query<{
+    variant_id: string;
+    location_id: string;
+    total: string;
+    unit: string;
+    platform_available: number | null;
+  }>(
+    `SELECT variant_id, location_id, total::text AS total, unit, platform_available::float8 AS platform_available
+       FROM inventory_levels WHERE shop_id = $1 AND variant_id = ANY($2::text[]) ORDER BY variant_id, location_id`,
     [shopId, variantIds],
   );
   return rows.map((row) => ({
@@ -96,5 +107,6 @@ export async function listVariantLevels(db: Queryable, shopId: string, variantId
     locationId: row.location_id,
     total: row.total,
     unit: row.unit,
+    platformAvailable: row.platform_available,
   }));
 }
