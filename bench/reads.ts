@@ -4,7 +4,10 @@
 // same run. Reported per store and endpoint: req/s, p99 and CPU per request (the server's; on
 // PostgreSQL also its backends'), each as Tare ÷ bare, and on PostgreSQL the lookups of
 // `api_keys` per request (from pg_stat_user_tables). See bench/README.md.
-// Env: BENCH_READS_SECONDS (per measured run, default 10), BENCH_READS_STORES (postgres,pglite),
+// The machine drifts by a third within minutes (the bare route alone), so each endpoint runs
+// BENCH_READS_ROUNDS rounds of bare then Tare and every figure is the median of the rounds' ratios.
+// Env: BENCH_READS_SECONDS (per measured run, default 4), BENCH_READS_ROUNDS (default 5, odd),
+// BENCH_READS_STORES (postgres,pglite),
 // BENCH_READS_TARE (the `tare` to measure, default packages/server/bin/tare.js: another checkout's
 // bin measures a baseline in the same way), BENCH_CPU_PROF=DIR (profile each Tare server under
 // load), BENCH_PG_URL and BENCH_KEEP_DB as in bench/inventory.ts.
@@ -16,13 +19,15 @@ import type { Fixture } from './bare-server.js';
 import { createDatabase, dropBenchDatabase } from './inventory.js';
 import { cpuSeconds, type Load, measure } from './load.js';
 import { freePort, runNode, spawnNode, stop, waitFor200 } from './procs.js';
+import { median } from './report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TARE = path.resolve(process.env.BENCH_READS_TARE ?? path.join(ROOT, 'packages/server/bin/tare.js'));
 const BARE = path.join(ROOT, 'bench/bare-server.ts');
 const DOMAIN = 'bench-shop.example';
 export const READ_ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001', '/api/v1/products/1001/variants/2001'];
-const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_READS_ROUNDS ?? 5);
 const WARMUP_SECONDS = 2;
 const STORES = (process.env.BENCH_READS_STORES ?? 'postgres,pglite').split(',') as ('postgres' | 'pglite')[];
 export const READS_HEADING = '### Reads on both stores';
@@ -35,9 +40,16 @@ export interface ReadLoad extends Load {
   /** Lookups of `api_keys` (index and sequential scans) per request (PostgreSQL only). */
   keyLookups?: number;
 }
+/** Tare ÷ bare in one round (a bare run, then a Tare run). */
+export interface RoundRatios {
+  rps: number;
+  cpu: number;
+  p99: number;
+}
 export interface ReadsResults {
   seconds: number;
-  stores: { store: string; endpoints: { path: string; tare: ReadLoad; bare: Load }[] }[];
+  rounds: number;
+  stores: { store: string; endpoints: { path: string; tare: ReadLoad; bare: Load; ratios: RoundRatios[] }[] }[];
 }
 
 /** The demo catalog as one bench shop without rate limit, imported by the CLI, and a key for it. */
@@ -163,17 +175,21 @@ async function benchStore(
       const probe = monitor && pgProbe(monitor);
       const endpoints: ReadsResults['stores'][number]['endpoints'] = [];
       for (const endpoint of READ_ENDPOINTS) {
-        log(`${name} GET ${endpoint}: warm-up ${WARMUP_SECONDS} s each, then bare, tare, bare, tare × ${SECONDS} s`);
+        log(
+          `${name} GET ${endpoint}: warm-up ${WARMUP_SECONDS} s each, then ${ROUNDS} rounds of bare, tare × ${SECONDS} s`,
+        );
         await measure(bareUrl + endpoint, auth, WARMUP_SECONDS, bare.pid);
         await measure(url + endpoint, auth, WARMUP_SECONDS, tare.pid);
         const runs: { bare: Load[]; tare: ReadLoad[] } = { bare: [], tare: [] };
-        for (let round = 0; round < 2; round++) {
+        const ratios: RoundRatios[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
           const b = await measure(bareUrl + endpoint, auth, SECONDS, bare.pid);
           runs.bare.push(b);
           const t: ReadLoad = probe
             ? await probe(() => measureCounted(url + endpoint, auth, SECONDS, tare.pid))
             : await measure(url + endpoint, auth, SECONDS, tare.pid);
           runs.tare.push(t);
+          ratios.push({ rps: t.rps / b.rps, cpu: t.cpuUs / b.cpuUs, p99: t.p99 / Math.max(b.p99, 1) });
           log(
             `  bare ${b.rps.toFixed(0)} req/s p99 ${b.p99} ms ${b.cpuUs.toFixed(0)} µs/req · ` +
               `tare ${t.rps.toFixed(0)} req/s p99 ${t.p99} ms ${t.cpuUs.toFixed(0)} µs/req` +
@@ -182,7 +198,7 @@ async function benchStore(
               ` → ${(t.rps / b.rps).toFixed(2)}× req/s, ${(t.cpuUs / b.cpuUs).toFixed(2)}× CPU`,
           );
         }
-        endpoints.push({ path: endpoint, tare: combine(runs.tare), bare: combine(runs.bare) });
+        endpoints.push({ path: endpoint, tare: combine(runs.tare), bare: combine(runs.bare), ratios });
       }
       return { store: name, endpoints };
     } finally {
@@ -199,7 +215,7 @@ async function benchStore(
 export async function benchReadStores(tmp: string, baseEnv: Record<string, string>): Promise<ReadsResults> {
   const stores: ReadsResults['stores'] = [];
   for (const store of STORES) stores.push(await benchStore(tmp, baseEnv, store));
-  return { seconds: SECONDS, stores };
+  return { seconds: SECONDS, rounds: ROUNDS, stores };
 }
 
 /** The README table and the targets missed. */
@@ -208,24 +224,27 @@ export function readsTable(r: ReadsResults): { markdown: string; missed: string[
   const missed: string[] = [];
   const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
   for (const { store, endpoints } of r.stores) {
-    for (const { path: endpoint, tare, bare } of endpoints) {
-      const rps = tare.rps / bare.rps;
-      const cpu = tare.cpuUs / bare.cpuUs;
-      const p99 = tare.p99 / Math.max(bare.p99, 1);
-      const ok = rps >= READ_TARGETS.rps && cpu <= READ_TARGETS.cpu && p99 <= READ_TARGETS.p99;
+    for (const { path: endpoint, tare, bare, ratios } of endpoints) {
+      const of = (pick: (r: RoundRatios) => number) => {
+        const xs = ratios.map(pick);
+        return { median: median(xs), low: Math.min(...xs), high: Math.max(...xs) };
+      };
+      const [rps, cpu, p99] = [of((r) => r.rps), of((r) => r.cpu), of((r) => r.p99)];
+      const range = (x: { low: number; high: number }) => `${x.low.toFixed(2)}–${x.high.toFixed(2)}`;
+      const ok = rps.median >= READ_TARGETS.rps && cpu.median <= READ_TARGETS.cpu && p99.median <= READ_TARGETS.p99;
       if (!ok)
         missed.push(
-          `${store} GET ${endpoint}: ${rps.toFixed(2)}× req/s, ${cpu.toFixed(2)}× CPU, ${p99.toFixed(2)}× p99`,
+          `${store} GET ${endpoint}: ${rps.median.toFixed(2)}× req/s, ${cpu.median.toFixed(2)}× CPU, ${p99.median.toFixed(2)}× p99`,
         );
       const pgPart =
         tare.pgCpuUs === undefined
           ? ''
           : `; PostgreSQL ${tare.pgCpuUs.toFixed(0)} µs/req, ${(tare.keyLookups ?? 0).toFixed(3)} key lookups/req`;
       rows.push(
-        `| ${store}: \`GET ${endpoint}\` Tare ÷ bare | ` +
-          `req/s ${Math.round(tare.rps).toLocaleString('en-US')} / ${Math.round(bare.rps).toLocaleString('en-US')} = **${rps.toFixed(2)}**; ` +
-          `CPU ${tare.cpuUs.toFixed(0)} / ${bare.cpuUs.toFixed(0)} µs/req = **${cpu.toFixed(2)}**; ` +
-          `p99 ${tare.p99} / ${bare.p99} ms = **${p99.toFixed(2)}**${pgPart} | ` +
+        `| ${store}: \`GET ${endpoint}\` Tare ÷ bare, median of ${ratios.length} rounds (range) | ` +
+          `req/s **${rps.median.toFixed(2)}** (${range(rps)}; mean ${Math.round(tare.rps).toLocaleString('en-US')} / ${Math.round(bare.rps).toLocaleString('en-US')}); ` +
+          `CPU **${cpu.median.toFixed(2)}** (${range(cpu)}; mean ${tare.cpuUs.toFixed(0)} / ${bare.cpuUs.toFixed(0)} µs/req); ` +
+          `p99 **${p99.median.toFixed(2)}** (${range(p99)})${pgPart} | ` +
           `≥ 0.7 req/s, ≤ 1.5 CPU, ≤ 1.5 p99 | ${yes(ok)} |`,
       );
     }

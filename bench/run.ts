@@ -179,8 +179,8 @@ async function readStores(readme?: string): Promise<{ markdown: string; missed: 
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const block =
     `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · \`tare serve\` on ` +
-    `${results.stores.map((s) => s.store).join(' and ')}, 64 connections, ${results.seconds} s per run, ` +
-    `bare, Tare, bare, Tare per endpoint\n\n${reads.markdown}`;
+    `${results.stores.map((s) => s.store).join(' and ')}, 64 connections, ${results.rounds} rounds of bare then ` +
+    `Tare per endpoint, ${results.seconds} s per run\n\n${reads.markdown}`;
   if (readme) updateReadmeSubsection(readme, READS_HEADING, block);
   console.log(`\n${block}\n`);
   return reads;
