@@ -6,7 +6,7 @@
 // `api_keys` per request (from pg_stat_user_tables). See bench/README.md.
 // The machine drifts by a third within minutes (the bare route alone), so each endpoint runs
 // BENCH_READS_ROUNDS rounds of bare then Tare and every figure is the median of the rounds' ratios.
-// Env: BENCH_READS_SECONDS (per measured run, default 4), BENCH_READS_ROUNDS (default 5, odd),
+// Env: BENCH_READS_SECONDS (per measured run, default 4), BENCH_READS_ROUNDS (default 5),
 // BENCH_READS_STORES (postgres,pglite),
 // BENCH_READS_TARE (the `tare` to measure, default packages/server/bin/tare.js: another checkout's
 // bin measures a baseline in the same way), BENCH_CPU_PROF=DIR (profile each Tare server under

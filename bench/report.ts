@@ -32,7 +32,13 @@ export const TARGETS = {
   orderEventCost: 1.5,
 };
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+/** The middle value, or the mean of the two middle ones for an even count (NaN for none). */
+export function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return NaN;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 const rps = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');

@@ -126,7 +126,9 @@ async function importShop(
   });
   let changes = changed ? 1 : 0;
   const products = shop.products ?? [];
-  const { stored, changedProducts, changedVariants, unsettled, issues } = await compareStored(tx, id, products, at);
+  // Every pass walks the same slices; the compare pass's findings are kept by slice.
+  const sliced = [...slices(products, SLICE_VARIANTS)];
+  const { stored, changedProducts, changedVariants, unsettled, issues } = await compareStored(tx, id, sliced, at);
   if (issues.length > 0) return { id, changes, issues };
   const count = (didChange: boolean) => {
     if (didChange) changes++;
@@ -162,7 +164,7 @@ async function importShop(
     onProgress?.({ ...progress });
   };
   let written = 0;
-  for (const slice of slices(products, SLICE_VARIANTS)) {
+  for (const slice of sliced) {
     written += await upsertProducts(
       tx,
       id,
@@ -176,7 +178,7 @@ async function importShop(
   // that include this file's rows (a transaction's ANALYZE sees its own) get them planned anew.
   if (large && written > 0) await tx.query('ANALYZE products');
   written = 0;
-  for (const slice of slices(products, SLICE_VARIANTS)) {
+  for (const slice of sliced) {
     const records = slice.flatMap((product) =>
       product.variants.flatMap((variant, position) =>
         changedVariants.has(variant.id) ? [toVariantRecord(product.id, position, variant)] : [],
@@ -187,10 +189,9 @@ async function importShop(
   }
   changes += written;
   if (large && written > 0) await tx.query('ANALYZE variants');
-  let sliceIndex = 0;
-  for (const slice of slices(products, SLICE_VARIANTS)) {
+  for (const [i, slice] of sliced.entries()) {
     const variants = slice.flatMap((product) => product.variants);
-    changes += await importLevels(tx, gateway, id, variants, unsettled[sliceIndex++] ?? 'all');
+    changes += await importLevels(tx, gateway, id, variants, unsettled[i]!);
     for (const variant of variants) count(await reprojectLevels(tx, gateway, id, variant, stored));
     advance(variants.reduce((n, variant) => n + (variant.inventory?.length ?? 0), 0));
   }
@@ -226,7 +227,7 @@ async function importShop(
 async function compareStored(
   tx: Queryable,
   shopId: string,
-  products: ImportProduct[],
+  sliced: ImportProduct[][],
   at: string,
 ): Promise<{
   stored: StoredStock;
@@ -241,7 +242,7 @@ async function compareStored(
   const unsettled: UnsettledLevels[] = [];
   const issues: ValidationIssue[] = [];
   let offset = 0;
-  for (const slice of slices(products, SLICE_VARIANTS)) {
+  for (const slice of sliced) {
     const found = await readStoredStock(tx, shopId, slice);
     const storedProducts = await findProductsByIds(
       tx,
