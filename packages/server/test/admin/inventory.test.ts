@@ -122,6 +122,28 @@ describe.each(testDrivers())('admin inventory pages in Chromium on $name', (driv
     expect(rows).toEqual([]);
   });
 
+  test('when a level is set below zero or beyond any finite number, then it is refused as the API refuses it and nothing is booked', async () => {
+    const ledgerRows = async () =>
+      (await db.query('SELECT 1 FROM inventory_ledger WHERE shop_id = $1 AND variant_id = $2', [shop.shopId, '2002']))
+        .rows.length;
+    const [before, booked] = [await levelOf(shop.key, '2002'), await ledgerRows()];
+    await page.goto(`${server.url}/admin/inventory/70001/2002`);
+    await page.getByLabel('New level').fill('-3');
+    await page.locator('#set-unit').selectOption('kg');
+    await page.getByRole('button', { name: 'Set stock' }).click();
+    expect(await page.locator('#quantity-error').textContent()).toBe('New level must be >= 0');
+    expect(await page.getByRole('status').count()).toBe(0);
+
+    const fields = await formFields(page, 'form[action$="/set"]');
+    const huge = await page.request.post(`${server.url}/admin/inventory/70001/2002/set`, {
+      form: { ...fields, quantity: `1${'0'.repeat(400)}`, unit: 'kg' },
+    });
+    expect(huge.status()).toBe(400);
+    expect(await huge.text()).toContain('New level must be a finite number');
+    expect(await levelOf(shop.key, '2002')).toEqual(before);
+    expect(await ledgerRows()).toBe(booked);
+  });
+
   test("when another shop's level is opened or written, then it is 404 and its stock is untouched", async () => {
     await page.goto(`${server.url}/admin/inventory/70001/2001`);
     const fields = await formFields(page, 'form[action$="/adjust"]');

@@ -1,7 +1,6 @@
-import { AdjustmentsBody, InventoryResponse, LevelsBody, type ValidationIssue } from '@tare/contracts';
+import { AdjustmentsBody, InventoryResponse, LevelsBody } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InventoryOperation } from '../../domain/inventory.js';
-import { errors } from '../../errors.js';
 import type { InventoryEntry, InventoryWriter } from '../../services/inventory/write-inventory.js';
 import { success } from '../envelope.js';
 import { idempotencyOf, sendWriteResponse } from '../idempotency.js';
@@ -25,7 +24,6 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
       path: request.routeOptions.url ?? request.url,
       retentionHours: deps.idempotencyRetentionHours,
     });
-    checkEntries(entries);
     const response = await deps.writeInventory(
       {
         shopId: request.principal.shopId,
@@ -117,26 +115,4 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
         ),
     );
   };
-}
-
-/**
- * What the schema cannot say: values must be finite (JSON `1e999` parses to Infinity and the
- * validator lets it through) and each variant appears once (PRODUCT.md §6).
- */
-function checkEntries(entries: InventoryEntry[]) {
-  const seen = new Map<string, string>();
-  const issues: ValidationIssue[] = [];
-  for (const entry of entries) {
-    if (!Number.isFinite(entry.value)) {
-      issues.push({ path: `${entry.path}/${entry.field}/value`, message: 'must be a finite number' });
-    }
-    const first = seen.get(entry.variantId);
-    if (first)
-      issues.push({
-        path: `${entry.path}/variantId`,
-        message: `variant '${entry.variantId}' already appears at ${first}`,
-      });
-    else seen.set(entry.variantId, entry.path);
-  }
-  if (issues.length) throw errors.validation(issues, 'body');
 }

@@ -14,6 +14,7 @@ import {
   writeLevelsWithLedger,
 } from '../../store/repositories/inventory.js';
 import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
+import { entryIssues } from './entry-issues.js';
 import { followMovedLevels } from './moved-levels.js';
 
 export interface InventoryEntry {
@@ -90,13 +91,18 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
 }
 export type InventoryWriter = ReturnType<typeof createInventoryWriter>;
 
-/** The write itself, in the caller's transaction (order edits reuse it). */
+/**
+ * The write itself, in the caller's transaction (order edits reuse it). Every caller's entries
+ * are checked here (`entryIssues`), before anything is locked or written.
+ */
 export async function applyInventoryWrite(
   tx: Queryable,
   gateway: PlatformGateway,
   write: InventoryWrite,
 ): Promise<InventoryResult[]> {
   const { shopId, locationId } = write;
+  const refused = entryIssues(write.operation, write.entries);
+  if (refused.length) throw errors.validation(refused, 'body');
   const ids = write.entries.map((e) => e.variantId);
   const { locationFound, platform, levels } = await lockLevelsForWrite(tx, shopId, locationId, ids);
   if (!locationFound) throw errors.notFound('location', locationId);
