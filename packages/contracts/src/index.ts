@@ -9,3 +9,4 @@ export * from './svc-data.js';
 export * from './orders.js';
 export * from './template.js';
 export * from './sandbox.js';
+export * from './line-price.js';

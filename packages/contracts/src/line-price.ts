@@ -1,0 +1,110 @@
+/**
+ * What one unit of a cart line's quantity costs (PRODUCT.md §15, §18, docs/sandbox.md): the one
+ * pricing rule of the sandbox cart, the admin's cart line preview, order edits, the client's cart
+ * helpers and the checkout function. Plain TypeScript over BigInt, no dependency, so that it runs
+ * unchanged in Node, browsers and a Shopify Function: every amount is read exactly from its decimal
+ * text (a JSON number from its shortest form, as the server's `decimalFromJson` does), computed as
+ * an integer fraction and rounded once.
+ */
+
+/** What a line is priced from: the variant's price, its unit measurement and its presets. */
+export interface LinePricing {
+  /** The variant's price per unit measurement: decimal text in the shop's currency (`'42.00'`). */
+  price: string;
+  /** `unitMeasurement.value`, in the variant's unit: a JSON number or decimal text. */
+  unitValue: number | string;
+  /** The variant's presets; one with a `price` is the price of a line of exactly its value. */
+  presets?: readonly { value: number; price?: string }[] | null;
+}
+
+/** A decimal as `int ÷ 10^scale`, exactly. */
+interface Exact {
+  int: bigint;
+  scale: number;
+}
+
+function exact(value: number | string, what: string): Exact {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  const m = typeof text === 'string' ? /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(text) : null;
+  if (!m) throw new RangeError(`${what} is not a decimal number: ${String(value)}`);
+  const [, sign = '', whole = '0', fraction = '', exponent = '0'] = m;
+  const scale = fraction.length - Number(exponent);
+  const int = BigInt(`${sign}${whole}${fraction}`);
+  return scale >= 0 ? { int, scale } : { int: int * 10n ** BigInt(-scale), scale: 0 };
+}
+
+const pow10 = (n: number): bigint => 10n ** BigInt(n);
+
+function equal(a: Exact, b: Exact): boolean {
+  return a.int * pow10(b.scale) === b.int * pow10(a.scale);
+}
+
+/** `n ÷ d` rounded half to even (`d > 0`). */
+function divideHalfEven(n: bigint, d: bigint): bigint {
+  const quotient = n / d; // truncates toward zero
+  const remainder = n % d;
+  const twice = 2n * (remainder < 0n ? -remainder : remainder);
+  if (twice < d || (twice === d && quotient % 2n === 0n)) return quotient;
+  return n < 0n ? quotient - 1n : quotient + 1n;
+}
+
+/** `minor` minor units as decimal text with exactly `digits` decimals. */
+function formatMinor(minor: bigint, digits: number): string {
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const fraction = digits > 0 ? `.${text.slice(text.length - digits)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+/** A price stated in decimal text, rounded half-even to `digits` decimals. */
+function roundPrice(price: string, what: string, digits: number): string {
+  const p = exact(price, what);
+  return formatMinor(divideHalfEven(p.int * pow10(digits), pow10(p.scale)), digits);
+}
+
+/**
+ * The price one unit of a line's quantity is charged, as decimal text with the currency's
+ * `minorDigits` decimals:
+ * - a measured line whose measurement equals a preset that has a price: that price;
+ * - any other measured line: measurement ÷ `unitValue` × variant price;
+ * - an unmeasured line (`measurement` undefined): the variant price;
+ * each rounded half-even to the minor unit, once.
+ *
+ * @param measurement the line's measurement (`_svc_data`'s `dimensions[0].value`) in the
+ *   variant's unit, a JSON number or decimal text; undefined when the line is not measured.
+ * @param minorDigits decimals of the currency's minor unit (`currencyDigits`: USD 2, JPY 0, BHD 3).
+ * @throws RangeError when an amount is not decimal text or a finite number, or `unitValue` is 0.
+ * @example lineUnitPrice({ price: '42.00', unitValue: 1, presets: [{ value: 1, price: '39.00' }] }, 1, 2) // '39.00'
+ * @example lineUnitPrice({ price: '42.00', unitValue: 1, presets: [{ value: 1, price: '39.00' }] }, 0.5, 2) // '21.00'
+ * @example lineUnitPrice({ price: '24.00', unitValue: 100 }, 250, 2) // '60.00'
+ */
+export function lineUnitPrice(
+  variant: LinePricing,
+  measurement: number | string | undefined,
+  minorDigits: number,
+): string {
+  if (!Number.isInteger(minorDigits) || minorDigits < 0) throw new RangeError(`not a count of digits: ${minorDigits}`);
+  if (measurement === undefined) return roundPrice(variant.price, 'the variant price', minorDigits);
+  const measured = exact(measurement, 'the measurement');
+  const preset = (variant.presets ?? []).find(
+    (p) => p.price !== undefined && equal(exact(p.value, 'a preset'), measured),
+  );
+  if (preset?.price !== undefined) return roundPrice(preset.price, 'the preset price', minorDigits);
+
+  const price = exact(variant.price, 'the variant price');
+  const unit = exact(variant.unitValue, 'the unit measurement');
+  if (unit.int <= 0n) throw new RangeError(`the unit measurement must be greater than 0: ${String(variant.unitValue)}`);
+  // measured ÷ unit × price in minor units, as one integer fraction.
+  const numerator = measured.int * price.int * pow10(unit.scale + minorDigits);
+  const denominator = unit.int * pow10(measured.scale + price.scale);
+  return formatMinor(divideHalfEven(numerator, denominator), minorDigits);
+}
+
+/**
+ * Decimals of a currency's minor unit, as `Intl` knows them (USD 2, JPY 0, BHD 3).
+ * @example currencyDigits('BHD') // 3
+ */
+export function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
