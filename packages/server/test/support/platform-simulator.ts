@@ -15,8 +15,11 @@ export interface SimulatedLine {
   id: string;
   variantId: string;
   quantity: number;
-  /** `_svc_data` measurement; none for an ordinary line, 'invalid' for a broken one. */
-  measure?: { value: number; unit: string; type?: string } | 'invalid';
+  /**
+   * `_svc_data` measurement; none for an ordinary line, 'invalid' for a broken one, `raw` for the
+   * property's text exactly as a customer could type it.
+   */
+  measure?: { value: number; unit: string; type?: string } | { raw: string } | 'invalid';
 }
 
 export function createPlatformSimulator(db: Db, shopId: string) {
@@ -120,6 +123,7 @@ export function createPlatformSimulator(db: Db, shopId: string) {
 
 function svcData(measure: NonNullable<SimulatedLine['measure']>): string {
   if (measure === 'invalid') return '{"measurement":{"type":"weight","dimensions":[]}}';
+  if ('raw' in measure) return measure.raw;
   return JSON.stringify({
     measurement: { type: measure.type ?? 'weight', dimensions: [{ unit: measure.unit, value: measure.value }] },
   });

@@ -7,7 +7,7 @@ import {
   stockSign,
   targetBookings,
 } from '../../domain/order-bookings.js';
-import { convertForStorage } from '../../domain/units.js';
+import { lineMeasure } from '../../domain/bookable-line.js';
 import type { PlatformGateway, PlatformOrder } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import type { LedgerOperation, LedgerReference } from '../../store/repositories/inventory.js';
@@ -22,7 +22,7 @@ import {
 } from '../../store/repositories/order-bookings.js';
 import type { IdempotencyRequest } from '../idempotent.js';
 import { applyInventoryWrite, type InventoryEntry } from '../inventory/write-inventory.js';
-import { managedLines } from '../orders/managed-lines.js';
+import { managedLines, svcDataProblems } from '../orders/managed-lines.js';
 
 export interface OrderSync {
   shopId: string;
@@ -108,7 +108,9 @@ export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: O
  * The order's lines of configured variants, each measure in its variant's unit. A line without
  * a valid measurement (an ordinary line, a broken `_svc_data`) books nothing (§15) but is kept
  * with a zero measure: the whole units the platform took for it are then expected, so they are
- * never mistaken for a merchant's change, and Tare's own level is projected back over them.
+ * never mistaken for a merchant's change, and Tare's own level is projected back over them. A
+ * line that carries `_svc_data` Tare cannot book (not valid, or a measure it would have to round)
+ * is also reported skipped with its reason: one customer's line never fails the order's booking.
  */
 function measuredLines(order: PlatformOrder, context: OrderContext) {
   const { variants, locationKnown: knownLocation } = context;
@@ -120,23 +122,23 @@ function measuredLines(order: PlatformOrder, context: OrderContext) {
     if (line.variantId === null) continue; // a custom line has no stock anywhere
     const variant = variants.get(line.variantId);
     const measurement = measured.get(line.id);
+    const skip = (reason: SkippedLine['reason'], detail?: string) =>
+      skipped.push({ lineItemId: line.id, variantId: line.variantId, reason, ...(detail ? { detail } : {}) });
     if (!variant || !knownLocation) {
-      if (measurement) {
-        skipped.push({
-          lineItemId: line.id,
-          variantId: line.variantId,
-          reason: variant ? 'unknown_location' : 'unknown_variant',
-        });
-      }
+      if (measurement) skip(variant ? 'unknown_location' : 'unknown_variant');
       continue;
     }
     units.set(line.variantId, variant.unit);
-    lines.push({
-      lineItemId: line.id,
-      variantId: line.variantId,
-      quantity: line.quantity,
-      perUnit: measurement ? convertForStorage(measurement.value, measurement.unit, variant.unit) : new Dec(0),
-    });
+    let perUnit = new Dec(0);
+    if (measurement) {
+      const measure = lineMeasure(measurement, line.quantity, variant);
+      if (measure.ok) perUnit = measure.perUnit;
+      else skip('unbookable_measurement', measure.detail);
+    } else {
+      const invalid = svcDataProblems(line, variant);
+      if (invalid) skip('invalid_svc_data', invalid);
+    }
+    lines.push({ lineItemId: line.id, variantId: line.variantId, quantity: line.quantity, perUnit });
   }
   return { lines, skipped, units };
 }

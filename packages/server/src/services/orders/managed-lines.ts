@@ -47,6 +47,17 @@ export function managedLines(lines: PlatformLineItem[], variants: LineVariants):
 }
 
 /**
+ * Why a line that carries `_svc_data` is not service-managed, or undefined when it carries none
+ * (an ordinary line) or is managed: the validator's reasons, joined.
+ */
+export function svcDataProblems(line: PlatformLineItem, variant: { unit: string } | undefined): string | undefined {
+  const raw = line.properties.find((p) => p.name === '_svc_data')?.value;
+  if (raw === undefined) return undefined;
+  const checked = validateSvcData(raw, variant);
+  return checked.ok ? undefined : checked.reasons.join('; ');
+}
+
+/**
  * A line as the API shows it. `unitPrice` quotes the variant's price per its unit measurement
  * (PRODUCT.md §11: a variant's `price` is per `unitMeasurement`), whatever the line measures: the
  * line's own price is rounded to the currency's minor unit, so a rate derived from it would read

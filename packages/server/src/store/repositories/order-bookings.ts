@@ -2,11 +2,16 @@ import { type Booking, type BookingCause, bookingKey } from '../../domain/order-
 import { Dec, toPlainString } from '../../domain/decimal.js';
 import type { Queryable } from '../db.js';
 
-/** A line Tare could not book: its variant or the order's location is not configured. */
+/**
+ * A line Tare could not book, and why: its variant or the order's location is not configured,
+ * its `_svc_data` is not a valid measurement, or the measurement it states cannot be booked
+ * exactly (`detail` says what is wrong with the line).
+ */
 export interface SkippedLine {
   lineItemId: string;
   variantId: string | null;
-  reason: 'unknown_variant' | 'unknown_location';
+  reason: 'unknown_variant' | 'unknown_location' | 'invalid_svc_data' | 'unbookable_measurement';
+  detail?: string;
 }
 
 // Two advisory locks order Tare's bookings (PRODUCT.md §14). Each order has its own, held by
