@@ -36,6 +36,10 @@ export function adminErrorHandler(error: FastifyError, request: FastifyRequest, 
     });
   }
   if (error instanceof AppError && error.code === 'not_found') return notFoundPage(request, reply);
+  // The asset files' refusal of a path outside their folder (`/admin/assets/../x`): no such page.
+  if (!(error instanceof AppError) && (error.statusCode === 403 || error.statusCode === 404)) {
+    return notFoundPage(request, reply);
+  }
   if (error instanceof AppError && error.status < 500) {
     return messagePage(request, reply, error.status, { title: 'Request refused', message: error.message });
   }

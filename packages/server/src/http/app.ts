@@ -36,6 +36,7 @@ import { sandboxRoutes } from './routes/sandbox.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
+import { registerTextRule } from './plugins/text-rule.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
+  registerTextRule(app);
   // Callback-style hooks on the hot path: an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import type { RunningServer } from '../../../src/main.js';
+
+export interface AdminAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** The admin over plain HTTP, without a browser: a cookie jar and the page's CSRF token. */
+export interface AdminHttp {
+  get(path: string): Promise<AdminAnswer>;
+  /** Posts a form (with the CSRF token of the last page read) and does not follow redirects. */
+  post(path: string, form: Record<string, string>): Promise<AdminAnswer>;
+  /** The fields of the form whose action ends with `action` on the page at `path`, as a browser sends them. */
+  formOn(path: string, action: string): Promise<Record<string, string>>;
+}
+
+/** A staff member's browser session, signed in through the sign-in form. */
+export async function adminSession(server: RunningServer, email: string, password: string): Promise<AdminHttp> {
+  const jar = new Map<string, string>();
+  let csrfToken = '';
+  const remember = (answer: Response) => {
+    for (const cookie of answer.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  };
+  const send = async (path: string, init: RequestInit = {}): Promise<AdminAnswer> => {
+    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const answer = await fetch(`${server.url}${path}`, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie },
+    });
+    remember(answer);
+    const text = await answer.text();
+    csrfToken = /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? csrfToken;
+    return { status: answer.status, headers: answer.headers, text };
+  };
+  const http: AdminHttp = {
+    get: (path) => send(path),
+    post: (path, form) =>
+      send(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrfToken, ...form }),
+      }),
+    async formOn(path, action) {
+      const page = await send(path);
+      const form = new RegExp(`<form[^>]*action="[^"]*${action}"[^>]*>([\\s\\S]*?)</form>`).exec(page.text);
+      if (!form) throw new Error(`no form posting to …${action} on ${path}`);
+      const fields: Record<string, string> = {};
+      for (const input of form[1]!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+        fields[input[1]!] = input[2]!;
+      }
+      return fields;
+    },
+  };
+  await http.get('/admin/login');
+  const signedIn = await http.post('/admin/login', { email, password });
+  expect(signedIn.status).toBe(303);
+  return http;
+}
