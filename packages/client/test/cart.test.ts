@@ -6,6 +6,7 @@ import {
   cartVariantId,
   checkMeasurementRules,
   numericVariantId,
+  onlineStoreIssues,
   renderTemplate,
   validateLineItemProperties,
   type BuildLineItemInput,
@@ -248,6 +249,20 @@ describe('checkMeasurementRules', () => {
 
   it('when the value is not finite, then it is reported', () => {
     expect(checkMeasurementRules(NaN, numberVariant(0, 1, null))).toEqual(['NaN is not a finite number']);
+  });
+});
+
+describe('onlineStoreIssues', () => {
+  it('when a default is off the grid (225 from 100 by 50), then the settings check says why in the words the value check uses', () => {
+    const store = { displayStyle: 'number', rules: { min: 100, increment: 50, defaultValue: 225, max: null } };
+    const reasons = checkMeasurementRules(225, { settings: { onlineStore: store } });
+    expect(reasons).toEqual(['225 is not a multiple of the increment 50 from 100']);
+    expect(onlineStoreIssues(store)).toEqual(reasons.map((message) => ({ path: '/rules/defaultValue', message })));
+  });
+
+  it('when a default is above max, then the settings check names it', () => {
+    const store = { displayStyle: 'number', rules: { min: 1, increment: 1, defaultValue: 60, max: 50 } };
+    expect(onlineStoreIssues(store)).toEqual([{ path: '/rules/defaultValue', message: '60 is above the maximum 50' }]);
   });
 });
 

@@ -7,5 +7,12 @@ export {
   type BuildLineItemInput,
   type LineItemProperty,
 } from './line-item.js';
-export { checkMeasurementRules, type MeasurementRulesVariant } from './rules.js';
+export {
+  checkMeasurementRules,
+  onlineStoreIssues,
+  type MeasurementRules,
+  type MeasurementRulesVariant,
+  type OnlineStoreSettings,
+  type SettingsIssue,
+} from './rules.js';
 export { cartVariantId, numericVariantId } from './ids.js';

@@ -1,13 +1,36 @@
-import { align, plainNumber } from './decimal.js';
+import {
+  checkMeasurementRules as sharedCheckMeasurementRules,
+  onlineStoreIssues as sharedOnlineStoreIssues,
+} from '@tare/contracts';
+
+/*
+ * The measurement rules of `@tare/contracts`, the very checks the server's import, admin saves
+ * and cart preview run, so a value or a setting the storefront accepts is one Tare accepts. The
+ * types are the package's own (it carries no types from the workspace); the code is shared.
+ */
+
+export interface MeasurementRules {
+  min: number;
+  increment: number;
+  defaultValue: number;
+  /** null: no maximum. */
+  max: number | null;
+}
+
+export interface OnlineStoreSettings {
+  displayStyle: 'number' | 'pills' | 'dropdown' | string;
+  rules?: MeasurementRules;
+  presets?: readonly { value: number; label?: string; price?: string }[];
+}
 
 export interface MeasurementRulesVariant {
-  settings: {
-    onlineStore: {
-      displayStyle: 'number' | 'pills' | 'dropdown' | string;
-      rules?: { min: number; increment: number; defaultValue: number; max: number | null };
-      presets?: readonly { value: number; label?: string; price?: string }[];
-    };
-  };
+  settings: { onlineStore: OnlineStoreSettings };
+}
+
+/** A problem of a variant's settings, at its JSON pointer below `settings.onlineStore`. */
+export interface SettingsIssue {
+  path: string;
+  message: string;
 }
 
 /**
@@ -19,35 +42,17 @@ export interface MeasurementRulesVariant {
  *   // ['0.35 is not a multiple of the increment 0.1 from 0']
  */
 export function checkMeasurementRules(value: number, variant: MeasurementRulesVariant): string[] {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return [`${String(value)} is not a finite number`];
-  const store = variant.settings.onlineStore;
-  const reasons: string[] = [];
-  const v = plainNumber(value);
+  return sharedCheckMeasurementRules(value, variant);
+}
 
-  if (store.displayStyle === 'number') {
-    const rules = store.rules;
-    if (rules === undefined) return reasons;
-    const { min, increment, max } = rules;
-    if (Number.isFinite(min) && value < min) reasons.push(`${v} is below the minimum ${plainNumber(min)}`);
-    if (max !== null && Number.isFinite(max) && value > max)
-      reasons.push(`${v} is above the maximum ${plainNumber(max)}`);
-    if (Number.isFinite(min) && Number.isFinite(increment) && increment > 0) {
-      const [x = 0n, from = 0n, step = 1n] = align(value, min, increment);
-      if ((x - from) % step !== 0n) {
-        reasons.push(`${v} is not a multiple of the increment ${plainNumber(increment)} from ${plainNumber(min)}`);
-      }
-    }
-    return reasons;
-  }
-
-  const presets = (store.presets ?? []).filter((p) => Number.isFinite(p.value));
-  const matches = presets.some((p) => {
-    const [a, b] = align(value, p.value);
-    return a === b;
-  });
-  if (!matches) {
-    const list = presets.map((p) => plainNumber(p.value)).join(', ');
-    reasons.push(`${v} is not one of the presets (${list})`);
-  }
-  return reasons;
+/**
+ * Why a variant's online-store settings cannot be offered (empty when they can): rules with
+ * `min` >= 0, `increment`, `defaultValue` and `max` > 0, `max` at least `min` and a default
+ * `checkMeasurementRules` allows; or at least one preset, each > 0 and none twice. Tare refuses
+ * to store such settings; a storefront reading them from elsewhere can check them here.
+ * @example onlineStoreIssues({ displayStyle: 'number', rules: { min: 100, increment: 50, defaultValue: 225, max: null } })
+ *   // [{ path: '/rules/defaultValue', message: '225 is not a multiple of the increment 50 from 100' }]
+ */
+export function onlineStoreIssues(store: OnlineStoreSettings): SettingsIssue[] {
+  return sharedOnlineStoreIssues(store);
 }

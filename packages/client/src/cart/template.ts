@@ -1,5 +1,4 @@
-import { renderTemplate as renderShared } from '@tare/contracts';
-import { plainNumber } from './decimal.js';
+import { plainNumber, renderTemplate as renderShared } from '@tare/contracts';
 
 /**
  * The shared template renderer of `@tare/contracts`, taking the quantity as a JSON number (the

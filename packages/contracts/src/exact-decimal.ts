@@ -1,6 +1,8 @@
 /**
- * Exact decimal helpers for the cart functions: a JS number is taken in its shortest string
- * form (`String(n)`) and scaled to an integer, so `0.3` on a `0.1` grid is exact (no float modulo).
+ * Exact decimal helpers for the measurement rules and the cart helpers, on the server and in the
+ * client alike (no dependency, so the client stays dependency-free): a JS number is taken in its
+ * shortest string form (`String(n)`) and scaled to an integer, so `0.3` on a `0.1` grid is exact
+ * (no float modulo).
  */
 
 export interface Scaled {
