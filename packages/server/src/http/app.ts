@@ -19,6 +19,7 @@ import { adminApp } from '../admin/admin-app.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerBodyParsers } from './plugins/body-parsers.js';
 import { onFrameworkError, registerErrorHandling } from './plugins/errors.js';
+import { createFailureBudget } from './plugins/failure-budget.js';
 import { type RateLimitStore, registerRateLimit } from './plugins/rate-limit.js';
 import { registerOpenApi } from './openapi.js';
 import { protocolErrorHandler } from './protocol-errors.js';
@@ -93,14 +94,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(deps));
   registerMetrics(app, deps);
+  // One budget of failed authentications per address, spent by bad API keys and bad signatures alike.
+  const failureBudget = createFailureBudget(deps.rateLimitStore);
   // Signed by Shopify, not by an API key: outside the authenticated scope and its rate limit.
   const { shopifyWebhooks } = deps;
-  if (shopifyWebhooks) await app.register(shopifyWebhookRoutes({ shopifyWebhooks, bodyLimit: deps.bodyLimit }));
+  if (shopifyWebhooks) {
+    await app.register(shopifyWebhookRoutes({ shopifyWebhooks, failureBudget, bodyLimit: deps.bodyLimit }));
+  }
   // The merchant admin (PRODUCT.md §17): staff sessions and HTML forms, not API keys.
   await app.register(adminApp(deps));
   // The API and the sandbox shop share one authentication and one rate-limit budget per key.
   await app.register(async (authenticated) => {
-    registerAuthentication(authenticated, deps);
+    registerAuthentication(authenticated, { ...deps, failureBudget });
     await registerRateLimit(authenticated, { store: deps.rateLimitStore, shops: deps.shops });
     await authenticated.register(
       async (api) => {

@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { RunningServer } from '../../src/main.js';
 import { createKeyring, type Keyring } from '../../src/secrets/keyring.js';
 import { SecretKey } from '../../src/secrets/secret-key.js';
@@ -41,9 +42,13 @@ export interface Delivery {
   /** Headers to send instead of the signature (to test missing or wrong ones). */
   signature?: string | null;
   contentType?: string;
+  /** When Shopify triggered it (ISO 8601): now when not given, no header when null. */
+  triggeredAt?: string | null;
+  /** The local (loopback) address to send from: each address has its own failure budget. */
+  from?: string;
 }
 
-/** POSTs one delivery to /webhooks/shopify as Shopify would; returns status and parsed body. */
+/** POSTs one delivery to /webhooks/shopify as Shopify would; returns status, headers and parsed body. */
 export async function deliver(server: RunningServer, delivery: Delivery) {
   const prefix = delivery.family ?? 'x-shopify';
   const headers: Record<string, string> = {
@@ -53,17 +58,45 @@ export async function deliver(server: RunningServer, delivery: Delivery) {
     [`${prefix}-webhook-id`]: delivery.webhookId ?? randomUUID(),
     [`${prefix}-api-version`]: '2026-04',
   };
+  const triggeredAt = delivery.triggeredAt === undefined ? new Date().toISOString() : delivery.triggeredAt;
+  if (triggeredAt !== null) headers[`${prefix}-triggered-at`] = triggeredAt;
   const signature = delivery.signature === undefined ? sign(delivery.body, delivery.secret ?? '') : delivery.signature;
   if (signature !== null) headers[`${prefix}-hmac-sha256`] = signature;
-  const response = await fetch(`${server.url}/webhooks/shopify`, { method: 'POST', headers, body: delivery.body });
-  const text = await response.text();
+  const answer = await post(`${server.url}/webhooks/shopify`, headers, delivery.body, delivery.from);
   let body: any;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(answer.text);
   } catch {
     body = undefined;
   }
-  return { status: response.status, body };
+  return { status: answer.status, headers: answer.headers, body };
+}
+
+/** A POST over node:http, which (unlike fetch) can send from a chosen local address. */
+function post(url: string, headers: Record<string, string>, body: string, from?: string) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers, localAddress: from }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('error', reject);
+      response.once('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+let lastAddress = 0;
+/** A loopback address no other delivery of this process was sent from (a failure budget of its own). */
+export function freshAddress(): string {
+  lastAddress++;
+  return `127.1.${Math.floor(lastAddress / 250) + 1}.${(lastAddress % 250) + 1}`;
 }
 
 export async function inboxRows(db: Db, shopId: string) {

@@ -141,8 +141,14 @@ describe.each(testDrivers())('Shopify webhook intake on %s', (driver) => {
         'products/update',
         '{"id": 1001, "variants": [{"id": 2001, "inventory_item_id": 42001}, {"id": 2002, "inventory_item_id": 42002}]}',
       ],
-      ['customers/data_request', '{"shop_id": 1, "customer": {"id": 7, "email": "jane@example.com"}}'],
-      ['customers/redact', '{"shop_id": 1, "customer": {"id": 7, "email": "jane@example.com", "phone": "555"}}'],
+      [
+        'customers/data_request',
+        `{"shop_id": 1, "shop_domain": "${shop.store}", "customer": {"id": 7, "email": "jane@example.com"}}`,
+      ],
+      [
+        'customers/redact',
+        `{"shop_id": 1, "shop_domain": "${shop.store}", "customer": {"id": 7, "email": "jane@example.com", "phone": "555"}}`,
+      ],
     ];
     for (const [topic, body] of deliveries) {
       expect((await deliver(server, { store: shop.store, topic, body, secret: shop.clientSecret })).status).toBe(200);

@@ -116,13 +116,16 @@ describe.each(testDrivers())('Shopify webhooks end to end on %s', (driver) => {
     expect(everything[0]?.dump).not.toContain('jane@example.com');
   });
 
-  it('when Shopify sends shop/redact, then every row Tare holds for the shop is deleted', async () => {
+  it('when Shopify sends shop/redact after the app was uninstalled, then every row Tare holds for the shop is deleted', async () => {
     // Some history first: a ledger entry, an event, the inventory-item mapping.
     await db.query(
       `INSERT INTO shopify_inventory_items (shop_id, variant_id, inventory_item_id) VALUES ($1, '2001', 'gid://shopify/InventoryItem/1')`,
       [shopId],
     );
     const other = await seedShop(db);
+    // Shopify sends shop/redact 48 hours after the app was uninstalled.
+    fake.uninstall();
+    await settle();
     fake.shopRedact();
     await settle();
 

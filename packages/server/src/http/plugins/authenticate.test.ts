@@ -7,6 +7,7 @@ import type { Authenticator, Principal } from '../../services/api-keys.js';
 import type { KeyUsageRecorder } from '../../services/key-usage.js';
 import { registerAuthentication } from './authenticate.js';
 import { registerErrorHandling } from './errors.js';
+import { createFailureBudget } from './failure-budget.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -51,8 +52,7 @@ async function buildTestApp(store: RateLimitStore, authenticator: Authenticator,
     registerAuthentication(api, {
       authenticator,
       keyUsage,
-      rateLimitStore: store,
-      failureBudget: { perMinute: 3, now },
+      failureBudget: createFailureBudget(store, { perMinute: 3, now }),
     });
     api.get('/things', async () => ({ ok: true }));
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../errors.js';
 import type { Authenticator, Principal } from '../../services/api-keys.js';
 import type { KeyUsageRecorder } from '../../services/key-usage.js';
-import { createTokenBuckets, type RateLimitStore } from './rate-limit.js';
+import type { FailureBudget } from './failure-budget.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,77 +65,24 @@ async function formKeyOfBodylessRequest(request: FastifyRequest): Promise<unknow
   }
 }
 
-/** Failed authentications per client address: a burst of 60, then one a second. */
-const FAILURES_PER_MINUTE = 60;
-const BLOCKED_LIMIT = 10_000;
-
-export interface FailureBudgetOptions {
-  /** Capacity and refill per minute of each address's bucket (default 60). */
-  perMinute?: number;
-  /** The clock; tests pass their own. */
-  now?: () => number;
-}
-
-/**
- * Failed authentications per client address (`request.ip`): a token bucket per address in the
- * rate-limit store (memory, or Redis so that instances share it), spent by each 401. An address
- * without a token left is refused before its key is even read, until its next token: this
- * instance remembers that from its own take, so a refused request costs no store or Redis call.
- */
-function createFailureBudget(store: RateLimitStore, options: FailureBudgetOptions = {}) {
-  const perMinute = options.perMinute ?? FAILURES_PER_MINUTE;
-  const now = options.now ?? Date.now;
-  const buckets = createTokenBuckets(store, options.now);
-  const blockedUntil = new Map<string, number>();
-
-  function block(address: string, ms: number) {
-    if (blockedUntil.size >= BLOCKED_LIMIT) {
-      const t = now();
-      for (const [other, until] of blockedUntil) if (until <= t) blockedUntil.delete(other);
-      if (blockedUntil.size >= BLOCKED_LIMIT) blockedUntil.clear();
-    }
-    blockedUntil.set(address, now() + ms);
-  }
-
-  return {
-    /** Milliseconds until `address` may try a key again; 0 when it may now. */
-    waitFor(address: string): number {
-      if (blockedUntil.size === 0) return 0;
-      const until = blockedUntil.get(address);
-      if (until === undefined) return 0;
-      const left = until - now();
-      if (left > 0) return left;
-      blockedUntil.delete(address);
-      return 0;
-    },
-    /** Spends a token for a failure from `address`; resolves to the wait when none was left, else 0. */
-    async failed(address: string): Promise<number> {
-      const taken = await buckets.take(`auth-failures:${address}`, perMinute);
-      // The last token is spent: the next failure would be refused, so refuse before its lookup.
-      if (!taken.allowed || taken.remaining === 0) block(address, taken.msToNextToken);
-      return taken.allowed ? 0 : taken.msToNextToken;
-    },
-  };
-}
-
 /**
  * Registered in the /api/v1 scope: every route there needs a key of its shop, and
  * `request.principal` carries it to the handler. Health and metrics live outside that scope.
  *
- * Failed authentications are budgeted per client address (see createFailureBudget); an address
- * over budget is answered 429 `rate_limited` with Retry-After, unless its key is one this
- * instance has already verified in memory (that costs no lookup, so there is nothing to save).
+ * Failed authentications are budgeted per client address (see createFailureBudget; the budget
+ * is shared with failed webhook signatures); an address over budget is answered 429
+ * `rate_limited` with Retry-After, unless its key is one this instance has already verified in
+ * memory (that costs no lookup, so there is nothing to save).
  */
 export function registerAuthentication(
   app: FastifyInstance,
   deps: {
     authenticator: Authenticator;
     keyUsage: KeyUsageRecorder;
-    rateLimitStore: RateLimitStore;
-    failureBudget?: FailureBudgetOptions;
+    failureBudget: FailureBudget;
   },
 ) {
-  const budget = createFailureBudget(deps.rateLimitStore, deps.failureBudget);
+  const budget = deps.failureBudget;
   app.decorateRequest('principal', null as unknown as Principal);
   // Callback style so that a warm key (the common case) costs no promise at all.
   app.addHook('preValidation', (request, _reply, done) => {

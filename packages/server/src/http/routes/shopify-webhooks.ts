@@ -1,11 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../errors.js';
-import type { ShopifyWebhookIntake } from '../../platform/shopify/webhook-intake.js';
-import { failure, success } from '../envelope.js';
+import type { AdmittedDelivery, ShopifyWebhookIntake } from '../../platform/shopify/webhook-intake.js';
+import { success } from '../envelope.js';
+import type { FailureBudget } from '../plugins/failure-budget.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the webhook route's onRequest hook, from the headers alone. */
+    shopifyDelivery: AdmittedDelivery | null;
+  }
+}
 
 /**
  * Shopify's deliveries are JSON orders, products and levels: larger than an API request may be
  * (a product with many variants), so their limit is at least this, whatever TARE_BODY_LIMIT says.
+ * Only a delivery whose headers name a connected store is read at all (see `onRequest` below).
  */
 const WEBHOOK_BODY_LIMIT = 8 * 1024 * 1024;
 
@@ -13,23 +22,50 @@ const WEBHOOK_BODY_LIMIT = 8 * 1024 * 1024;
  * POST /webhooks/shopify (PRODUCT.md §16): outside /api/v1 and its API keys, since Shopify signs
  * each delivery instead. The body is kept as the bytes that arrived, whatever its media type: the
  * signature is over those bytes, and JSON is parsed only once it verifies.
+ *
+ * Every 401 spends a token of the sender's failure budget, the one failed API keys spend: an
+ * address past it is answered 429 before its headers are even looked up.
  */
-export function shopifyWebhookRoutes(deps: { shopifyWebhooks: ShopifyWebhookIntake; bodyLimit: number }) {
+export function shopifyWebhookRoutes(deps: {
+  shopifyWebhooks: ShopifyWebhookIntake;
+  failureBudget: FailureBudget;
+  bodyLimit: number;
+}) {
+  const { shopifyWebhooks: intake, failureBudget: budget } = deps;
+
+  async function refused(request: FastifyRequest, message: string): Promise<AppError> {
+    const waitMs = await budget.failed(request.ip).catch((storeError: unknown) => {
+      // Fail open, as the API's authentication does: the failure goes uncounted, the answer is the 401.
+      request.log.warn({ err: storeError }, 'failed-authentication budget unavailable; not counted');
+      return 0;
+    });
+    return waitMs > 0 ? errors.rateLimited(Math.ceil(waitMs / 1000)) : new AppError('unauthorized', message);
+  }
+
   return async (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    app.decorateRequest('shopifyDelivery', null);
     app.post<{ Body: Buffer | undefined }>(
       '/webhooks/shopify',
-      { bodyLimit: Math.max(deps.bodyLimit, WEBHOOK_BODY_LIMIT), schema: { hide: true } },
-      async (request, reply) => {
-        const answer = await deps.shopifyWebhooks({
-          headers: request.headers,
-          body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        });
+      {
+        bodyLimit: Math.max(deps.bodyLimit, WEBHOOK_BODY_LIMIT),
+        schema: { hide: true },
+        // Before the body is read: a delivery for no connected store, or from an address past
+        // its budget, is answered without buffering a byte of it.
+        onRequest: async (request) => {
+          const waitMs = budget.waitFor(request.ip);
+          if (waitMs > 0) throw errors.rateLimited(Math.ceil(waitMs / 1000));
+          const admission = await intake.admit(request.headers);
+          if (admission.status !== 'admitted') throw await refused(request, admission.message);
+          request.shopifyDelivery = admission.delivery;
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const answer = await intake.receive(request.shopifyDelivery!, { headers: request.headers, body });
         if (answer.status !== 200) {
-          const error =
-            answer.status === 401 ? new AppError('unauthorized', answer.message) : errors.badRequest(answer.message);
-          return reply.status(error.status).send(failure(request, error));
+          throw answer.status === 401 ? await refused(request, answer.message) : errors.badRequest(answer.message);
         }
         request.log.info({ outcome: answer.outcome, detail: answer.detail }, 'shopify webhook');
         return success(request, { outcome: answer.outcome });

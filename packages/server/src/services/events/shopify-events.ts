@@ -2,7 +2,7 @@ import { rememberInventoryItems } from '../../platform/shopify/inventory-items.j
 import type { Queryable } from '../../store/db.js';
 import { holdEvent, type InboxEvent } from '../../store/repositories/platform-events.js';
 import { markConnectionFailed, shopifyConnectionStatus } from '../../store/repositories/shopify-connections.js';
-import { deleteShop } from '../../store/repositories/shops.js';
+import { deleteShopEverywhere } from '../delete-shop.js';
 
 /**
  * The events only Shopify sends (PRODUCT.md §16), applied in the inbox's transaction; undefined
@@ -27,9 +27,15 @@ export async function processShopifyEvent(tx: Queryable, event: InboxEvent): Pro
         'The app was uninstalled from the store (app/uninstalled); connect the shop again to resume its sync.',
       );
       return 'sync stopped: the app was uninstalled';
-    case 'shop_redact':
-      await deleteShop(tx, event.shopId);
+    case 'shop_redact': {
+      // The intake stores it only while the app is uninstalled; the merchant may have installed
+      // it again since, and this transaction reads the connection as it is now.
+      const status = await shopifyConnectionStatus(tx, event.shopId);
+      if (status !== 'uninstalled')
+        return `nothing deleted: the app is installed again (connection ${status ?? 'none'})`;
+      await deleteShopEverywhere(tx, event.shopId);
       return 'shop data deleted (shop/redact)';
+    }
     case 'customers_data_request':
     case 'customers_redact':
       return 'acknowledged: Tare keeps no customer data';
