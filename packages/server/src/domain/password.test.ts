@@ -25,6 +25,10 @@ describe('passwords', () => {
     ['short', 'must be at least 12 characters'],
     ['x'.repeat(201), 'must be at most 200 characters'],
     ['twelve chars', undefined],
+    ['', 'must not be blank'],
+    [' \t\u00a0'.repeat(5), 'must not be blank'],
+    ['qwertyuiop123', 'is one of the most common passwords; choose another'],
+    [' Administrator ', 'is one of the most common passwords; choose another'],
   ])('when a new password is %j, then the problem is %j', (password, problem) => {
     expect(passwordProblem(password)).toBe(problem);
   });

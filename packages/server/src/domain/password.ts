@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * scrypt parameters: N=2^15, r=8, p=1 is the cost OWASP's password storage cheat sheet lists
@@ -49,10 +50,23 @@ export function oneTimePassword(): string {
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 200;
 
-/** Why a new password is refused (undefined: accepted). Length is what matters (NIST SP 800-63B). */
+/** zxcvbn's list of the most common passwords (49k, lower-case), as a set on first use. */
+let common: Set<string> | undefined;
+function isCommon(password: string): boolean {
+  common ??= new Set(dictionary['passwords-common']);
+  return common.has(password.normalize('NFC').trim().toLowerCase());
+}
+
+/**
+ * Why a new password is refused (undefined: accepted). Length is what matters (NIST SP 800-63B),
+ * with the checks the same guideline asks for: not blank, and not one of the passwords tried first.
+ * @example passwordProblem('qwertyuiop123') // 'is one of the most common passwords; choose another'
+ */
 export function passwordProblem(password: string): string | undefined {
   const length = [...password].length;
+  if (/^\s*$/u.test(password)) return 'must not be blank';
   if (length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
   if (length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (isCommon(password)) return 'is one of the most common passwords; choose another';
   return undefined;
 }

@@ -3,6 +3,7 @@ import { changeAdminPassword } from '../../services/admin-users.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, formIssues } from '../forms.js';
 import { sendPage } from '../render.js';
+import { spendPasswordAttempt } from '../sign-in-budget.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 
 function passwordPage(
@@ -28,6 +29,14 @@ export function passwordRoutes(ctx: AdminContext) {
     app.get('/admin/password', (request, reply) => passwordPage(request, reply, 200));
     app.post('/admin/password', { preHandler: app.csrfProtection }, async (request, reply) => {
       const staff = request.staff!;
+      // Whoever holds a session (a borrowed laptop) must not guess the current password freely.
+      const seconds = await spendPasswordAttempt(ctx, request, reply, staff.email);
+      if (seconds !== undefined) {
+        return passwordPage(request, reply, 429, {
+          summary: `Too many password attempts. Wait ${seconds} seconds and try again.`,
+          issues: {},
+        });
+      }
       try {
         await changeAdminPassword(ctx.db, {
           userId: staff.userId,

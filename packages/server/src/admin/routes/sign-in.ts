@@ -1,12 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkCredentials, normalizeEmail } from '../../services/admin-users.js';
+import { checkCredentials } from '../../services/admin-users.js';
 import type { AdminContext } from '../admin-app.js';
 import { sendPage } from '../render.js';
+import { spendPasswordAttempt } from '../sign-in-budget.js';
 import { clearSessionCookie, csrfTokenFor, requireStaff, setSessionCookie } from '../staff.js';
-
-/** Attempts per minute (token buckets: a burst of this many, then this many a minute). */
-const PER_ACCOUNT = 5;
-const PER_ADDRESS = 30;
 
 interface SignInBody {
   email?: string;
@@ -27,16 +24,6 @@ function signInPage(
   return sendPage(reply, status, 'login', { title: 'Sign in', csrfToken: csrfTokenFor(request, reply), ...data });
 }
 
-/** Like the API's limiter, a rate-limit store that does not answer lets the attempt through (decision 9). */
-async function take(ctx: AdminContext, request: FastifyRequest, key: string, perMinute: number) {
-  try {
-    return await ctx.signInBuckets.take(key, perMinute);
-  } catch (err) {
-    request.log.warn({ err }, 'sign-in rate limit unavailable; attempt let through');
-    return { allowed: true, msToNextToken: 0 };
-  }
-}
-
 /** /admin/login (the form of PRODUCT.md §17: `Email`, `Password`, `Sign in`) and /admin/logout. */
 export function signInRoutes(ctx: AdminContext) {
   return async (app: FastifyInstance) => {
@@ -52,17 +39,8 @@ export function signInRoutes(ctx: AdminContext) {
       if (!email.trim() || !password) {
         return signInPage(request, reply, 400, { email, error: 'Enter your email and your password.' });
       }
-      // Both budgets are spent before the password is hashed: guessing costs the guesser, and
-      // a flood of attempts cannot make the server hash without end.
-      const denied = (
-        await Promise.all([
-          take(ctx, request, `admin-sign-in:ip:${request.ip}`, PER_ADDRESS),
-          take(ctx, request, `admin-sign-in:account:${normalizeEmail(email)}`, PER_ACCOUNT),
-        ])
-      ).filter((bucket) => !bucket.allowed);
-      if (denied.length) {
-        const seconds = Math.ceil(Math.max(...denied.map((bucket) => bucket.msToNextToken)) / 1000);
-        reply.header('retry-after', String(seconds));
+      const seconds = await spendPasswordAttempt(ctx, request, reply, email);
+      if (seconds !== undefined) {
         return signInPage(request, reply, 429, {
           email,
           error: `Too many sign-in attempts. Wait ${seconds} seconds and try again.`,

@@ -14,10 +14,19 @@ export interface AdminHttp {
   post(path: string, form: Record<string, string>): Promise<AdminAnswer>;
   /** The fields of the form whose action ends with `action` on the page at `path`, as a browser sends them. */
   formOn(path: string, action: string): Promise<Record<string, string>>;
+  /** Sends the sign-in form as a person does: the page first, then the form. */
+  signIn(email: string, password: string): Promise<AdminAnswer>;
 }
 
 /** A staff member's browser session, signed in through the sign-in form. */
 export async function adminSession(server: RunningServer, email: string, password: string): Promise<AdminHttp> {
+  const http = adminBrowser(server);
+  expect((await http.signIn(email, password)).status).toBe(303);
+  return http;
+}
+
+/** A browser on the admin, signed out. */
+export function adminBrowser(server: RunningServer): AdminHttp {
   const jar = new Map<string, string>();
   let csrfToken = '';
   const remember = (answer: Response) => {
@@ -57,9 +66,10 @@ export async function adminSession(server: RunningServer, email: string, passwor
       }
       return fields;
     },
+    async signIn(email, password) {
+      await send('/admin/login');
+      return http.post('/admin/login', { email, password });
+    },
   };
-  await http.get('/admin/login');
-  const signedIn = await http.post('/admin/login', { email, password });
-  expect(signedIn.status).toBe(303);
   return http;
 }
