@@ -1,7 +1,8 @@
 import { errors } from '../errors.js';
 import { outboxStats } from '../store/repositories/projection-outbox.js';
 import { inboxStats } from '../store/repositories/platform-events.js';
-import { loadShopifyConnection } from '../store/repositories/shopify-connections.js';
+import type { ShopifyConnectionStatus } from '../platform/shopify/connection.js';
+import { loadShopifyConnection, type ShopifyConnectionDetails } from '../store/repositories/shopify-connections.js';
 import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
 import type { CommandContext } from './command.js';
 
@@ -55,15 +56,24 @@ export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring
       store: connection.store,
       endpoint: connection.endpoint,
       apiVersion: connection.apiVersion,
-      status: connection.status,
+      status: shownStatus(connection),
       lastError: connection.lastError,
       lastErrorAt: connection.lastErrorAt,
       accessToken: maskSecret(connection.accessToken),
       clientSecret: maskSecret(connection.clientSecret),
       secretsKeyId: connection.secretsKeyId,
       connectedAt: connection.connectedAt,
+      verifiedAt: connection.verifiedAt,
     },
   };
+}
+
+/**
+ * `active` only once a call with the current credentials succeeded: a connection saved without
+ * a check (an import) is `unverified` until then, though its sync runs and will find out.
+ */
+function shownStatus(connection: ShopifyConnectionDetails): ShopifyConnectionStatus | 'unverified' {
+  return connection.status === 'active' && connection.verifiedAt === null ? 'unverified' : connection.status;
 }
 
 function lines(report: PlatformReport): string[] {
@@ -81,6 +91,7 @@ function lines(report: PlatformReport): string[] {
       `  client secret  ${shopify.clientSecret}`,
       `  sealed with    key ${shopify.secretsKeyId}`,
       `  connected      ${at(shopify.connectedAt)}`,
+      `  verified       ${shopify.verifiedAt ? at(shopify.verifiedAt) : 'never: no call to Shopify has succeeded with these credentials'}`,
     );
   }
   out.push(

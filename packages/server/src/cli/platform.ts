@@ -1,7 +1,12 @@
 import { errors } from '../errors.js';
 import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
 import { subscribeWebhooks } from '../platform/shopify/webhook-subscriptions.js';
-import { connectShopToShopify, shopifyConnectionProblems } from '../services/shopify-connection.js';
+import { ShopifyCredentialsError } from '../platform/shopify/verify-credentials.js';
+import {
+  connectShopToShopify,
+  shopifyConnectionProblems,
+  verifyShopifyConnection,
+} from '../services/shopify-connection.js';
 import {
   deleteShopifyConnection,
   loadShopifyConnection,
@@ -89,13 +94,22 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
     throw new UsageError(`platform connect: ${[first, ...others].join('; ')}`, USAGE);
   }
   const shop = await shopNamed(ctx, 'platform connect', values.shop);
-  const { changed } = await ctx.db.transaction((tx) => connectShopToShopify(tx, ctx.keyring, shop.id, input));
+  // Checked before anything is saved: a connection Tare cannot use is refused, not stored.
+  const { shopName } = await verifyShopifyConnection(input).catch((error: unknown) => {
+    if (!(error instanceof ShopifyCredentialsError)) throw error;
+    throw new CommandError(
+      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: ${error.reason}`,
+    );
+  });
+  const { changed } = await ctx.db.transaction((tx) =>
+    connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true }),
+  );
   ctx.changed();
   const connection = await loadShopifyConnection(ctx.db, shop.id, ctx.keyring);
   ctx.io.out(
     changed
-      ? `${shop.domain} connected to ${connection!.store} (${connection!.endpoint}); credentials sealed with key ${connection!.secretsKeyId}`
-      : `${shop.domain} is already connected to ${connection!.store} with these values; nothing changed`,
+      ? `${shop.domain} connected to ${connection!.store} ("${shopName}", ${connection!.endpoint}); credentials checked and sealed with key ${connection!.secretsKeyId}`
+      : `${shop.domain} is already connected to ${connection!.store} ("${shopName}") with these values; credentials checked, nothing changed`,
   );
   return 0;
 }

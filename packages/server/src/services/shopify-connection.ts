@@ -1,4 +1,6 @@
 import { errors } from '../errors.js';
+import { DEFAULT_SHOPIFY_API_VERSION, shopifyEndpoint } from '../platform/shopify/connection.js';
+import { verifyShopifyCredentials } from '../platform/shopify/verify-credentials.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { Queryable } from '../store/db.js';
 import {
@@ -52,16 +54,33 @@ function urlProblem(text: string): string | undefined {
 }
 
 /**
+ * Checks a connection's values with one read of the store's shop, before they are saved; throws
+ * ShopifyCredentialsError saying what failed (the token, the store, the version, the network).
+ */
+export function verifyShopifyConnection(
+  input: ShopifyConnectionInput,
+  options: { fetch?: typeof fetch } = {},
+): Promise<{ shopName: string }> {
+  const store = input.store.trim().toLowerCase();
+  const apiVersion = input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
+  const endpoint = shopifyEndpoint(store, apiVersion, input.adminApiUrl);
+  return verifyShopifyCredentials({ store, apiVersion, endpoint, accessToken: input.accessToken }, options);
+}
+
+/**
  * Connects a shop to its Shopify store in the caller's transaction (import, `tare platform
  * connect`). A store connects one shop: another shop's store is 400 naming that shop.
+ * `verified`: the values were just checked (verifyShopifyConnection); otherwise the connection
+ * is unverified until a call to Shopify succeeds.
  */
 export async function connectShopToShopify(
   tx: Queryable,
   keyring: Keyring,
   shopId: string,
   input: ShopifyConnectionInput,
+  options: { verified?: boolean } = {},
 ): Promise<{ changed: boolean }> {
   const holder = await shopHoldingStore(tx, input.store, shopId);
   if (holder) throw errors.badRequest(`The store ${input.store.toLowerCase()} is already connected to shop ${holder}.`);
-  return saveShopifyConnection(tx, shopId, input, keyring);
+  return saveShopifyConnection(tx, shopId, input, keyring, options);
 }

@@ -1,5 +1,6 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CommandContext, UsageError } from '../../src/cli/command.js';
+import { type CommandContext, CommandError, UsageError } from '../../src/cli/command.js';
 import { maskSecret } from '../../src/cli/platform-show.js';
 import { platformCommand } from '../../src/cli/platform.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
@@ -7,23 +8,41 @@ import { createKeyring, type Keyring } from '../../src/secrets/keyring.js';
 import { SecretKey } from '../../src/secrets/secret-key.js';
 import type { Db } from '../../src/store/db.js';
 import { loadShopifyConnection } from '../../src/store/repositories/shopify-connections.js';
+import { findShopByDomain } from '../../src/store/repositories/shops.js';
 import { testDrivers } from '../support/databases.js';
 import { type FakeShopify, startFakeShopify } from '../support/fake-shopify/index.js';
 import { seedShop } from '../support/harness.js';
 
 const TOKEN = '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';
+
+/** A TCP port nothing listens on (the OS just handed it out and it was closed again). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const SECRET = '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';
 
 describe.each(testDrivers())('tare platform on $name', ({ create }) => {
   let db: Db;
   let fake: FakeShopify;
   const key = SecretKey.generate();
+  /** One fake Shopify store per store a test connects (a store connects one shop), with this file's token. */
+  const stores: FakeShopify[] = [];
+  const fakeStore = async (store: string) => {
+    const started = await startFakeShopify({ store, accessToken: TOKEN, clientSecret: SECRET });
+    stores.push(started);
+    return started;
+  };
   beforeAll(async () => {
     db = await create();
     fake = await startFakeShopify({ store: `cli-${Math.random().toString(36).slice(2, 8)}.myshopify.com` });
   });
   afterAll(async () => {
     await fake?.close();
+    for (const started of stores) await started.close();
     await db?.close();
   });
 
@@ -54,25 +73,35 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
     SECRET,
     ...extra,
   ];
+  /** Connects through a fake of `store` that accepts the file's token. */
+  const connectToFake = async (domain: string, store: string, extra: string[] = []) => {
+    const started = await fakeStore(store);
+    return { fake: started, args: connectArgs(domain, store, ['--admin-api-url', started.adminApiUrl, ...extra]) };
+  };
 
-  it('when a shop is connected, then show reports it with its secrets masked, and connecting again changes nothing', async () => {
+  it('when a shop is connected, then the credentials were checked with one shop read, show reports it active with its secrets masked, and connecting again changes nothing', async () => {
     const { domain, shopId } = await seedShop(db);
     const store = `show-${shopId}.myshopify.com`;
+    const { fake: shopify, args } = await connectToFake(domain, store);
+    const endpoint = shopify.adminApiUrl;
     const run = context();
-    expect(await platformCommand(run.ctx, connectArgs(domain, store))).toBe(0);
+    expect(await platformCommand(run.ctx, args)).toBe(0);
     expect(run.out).toEqual([
-      `${domain} connected to ${store} (https://${store}/admin/api/2026-04/graphql.json); credentials sealed with key ${key.id}`,
+      `${domain} connected to ${store} ("show-${shopId}", ${endpoint}); credentials checked and sealed with key ${key.id}`,
     ]);
+    expect(shopify.calls.map((c) => [c.rootFields, c.status])).toEqual([[['shop'], 'ok']]);
     expect(run.changes()).toBe(1);
-    expect(await platformCommand(run.ctx, connectArgs(domain, store))).toBe(0);
-    expect(run.out[1]).toBe(`${domain} is already connected to ${store} with these values; nothing changed`);
+    expect(await platformCommand(run.ctx, args)).toBe(0);
+    expect(run.out[1]).toBe(
+      `${domain} is already connected to ${store} ("show-${shopId}") with these values; credentials checked, nothing changed`,
+    );
 
     const show = context();
     expect(await platformCommand(show.ctx, ['show', '--shop', domain])).toBe(0);
     expect(show.out).toEqual([
       `${domain}: shopify`,
       `  store          ${store}`,
-      `  endpoint       https://${store}/admin/api/2026-04/graphql.json`,
+      `  endpoint       ${endpoint}`,
       '  api version    2026-04',
       '  status         active',
       '  last error     -',
@@ -80,6 +109,7 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
       '  client secret  shpss_…8f90',
       `  sealed with    key ${key.id}`,
       expect.stringMatching(/^ {2}connected {6}\d{4}-\d\d-\d\dT/),
+      expect.stringMatching(/^ {2}verified {7}\d{4}-\d\d-\d\dT/),
       '  inbox          0 waiting, 0 failed and parked',
       '  outbox         0 level(s) waiting',
     ]);
@@ -132,12 +162,57 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
     );
   });
 
+  it('when Shopify does not accept the credentials, then connect exits 1 saying what failed, and saves nothing', async () => {
+    const { domain, shopId } = await seedShop(db);
+    const store = `check-${shopId}.myshopify.com`;
+    const { fake: shopify, args } = await connectToFake(domain, store);
+    const other = await fakeStore(`other-${shopId}.myshopify.com`);
+    const replace = (from: string, to: string) => args.map((arg) => (arg === from ? to : arg));
+    const nowhere = `http://127.0.0.1:${await closedPort()}/admin/api/2026-04/graphql.json`;
+    const cases: [string, string[], () => void, string][] = [
+      ['a wrong token', replace(TOKEN, 'shpat_not_the_token'), () => {}, 'Shopify refused the access token (HTTP 401)'],
+      [
+        'an API version Shopify does not serve',
+        replace(shopify.adminApiUrl, shopify.adminApiUrl.replace('/2026-04/', '/2031-01/')),
+        () => {},
+        `answered HTTP 404: there is no store ${store}, or Shopify does not serve Admin API version 2031-01`,
+      ],
+      ['an unreachable store', replace(shopify.adminApiUrl, nowhere), () => {}, `could not reach ${nowhere}: `],
+      ['a throttled check', args, () => shopify.faults.throttle(1), 'Shopify throttled the check; try again in'],
+      ['Shopify down', args, () => shopify.faults.serverErrors(1, 503), 'Shopify could not answer now (HTTP 503)'],
+      [
+        "another store's token",
+        replace(shopify.adminApiUrl, other.adminApiUrl),
+        () => {},
+        `the access token is ${other.store}'s, not ${store}'s`,
+      ],
+    ];
+    for (const [what, attempt, inject, reason] of cases) {
+      inject();
+      const run = platformCommand(context().ctx, attempt);
+      await expect(run, what).rejects.toThrow(CommandError);
+      await expect(run, what).rejects.toThrow(`platform connect: ${domain} not connected to ${store}, nothing saved: `);
+      await expect(run, what).rejects.toThrow(reason);
+      expect(await loadShopifyConnection(db, shopId, createKeyring({ current: key })), what).toBeUndefined();
+      expect((await findShopByDomain(db, domain))?.platform, what).toBe('local');
+    }
+    expect(shopify.calls.map((c) => c.status)).toEqual(['unauthorized', 'not_found', 'throttled', 'server_error']);
+
+    // A connected shop keeps its working credentials when new ones fail the check.
+    expect(await platformCommand(context().ctx, args)).toBe(0);
+    await expect(platformCommand(context().ctx, replace(TOKEN, 'shpat_not_the_token'))).rejects.toThrow(/HTTP 401/);
+    const kept = await loadShopifyConnection(db, shopId, createKeyring({ current: key }));
+    expect(kept).toMatchObject({ accessToken: TOKEN, status: 'active', verifiedAt: expect.any(Date) });
+  });
+
   it('when a store is connected to a shop, then connecting it to another shop is refused', async () => {
     const first = await seedShop(db);
     const second = await seedShop(db);
     const store = `taken-${first.shopId}.myshopify.com`;
-    await platformCommand(context().ctx, connectArgs(first.domain, store));
-    await expect(platformCommand(context().ctx, connectArgs(second.domain, store))).rejects.toThrow(
+    const { args } = await connectToFake(first.domain, store);
+    expect(await platformCommand(context().ctx, args)).toBe(0);
+    const intruder = args.map((arg) => (arg === first.domain ? second.domain : arg));
+    await expect(platformCommand(context().ctx, intruder)).rejects.toThrow(
       `The store ${store} is already connected to shop ${first.domain}.`,
     );
   });
@@ -175,7 +250,9 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
 
   it('when the key is rotated, then every connection is re-sealed with the new key and still opens', async () => {
     const { domain, shopId } = await seedShop(db);
-    await platformCommand(context().ctx, connectArgs(domain, `rotate-${shopId}.myshopify.com`));
+    expect(
+      await platformCommand(context().ctx, (await connectToFake(domain, `rotate-${shopId}.myshopify.com`)).args),
+    ).toBe(0);
     const newKey = SecretKey.generate();
     // Other tests of this file sealed with `key` too: all of it moves.
     const rotating = context(createKeyring({ current: newKey, previous: [key] }));
@@ -192,7 +269,9 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
 
   it('when a shop is disconnected, then its credentials are gone and it sells locally again', async () => {
     const { domain, shopId } = await seedShop(db);
-    await platformCommand(context().ctx, connectArgs(domain, `bye-${shopId}.myshopify.com`));
+    expect(
+      await platformCommand(context().ctx, (await connectToFake(domain, `bye-${shopId}.myshopify.com`)).args),
+    ).toBe(0);
     const run = context();
     expect(await platformCommand(run.ctx, ['disconnect', '--shop', domain])).toBe(0);
     expect(await platformCommand(run.ctx, ['disconnect', '--shop', domain])).toBe(0);

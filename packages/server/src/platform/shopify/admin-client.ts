@@ -78,7 +78,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * of the typed errors above, and the projection outbox decides when to try again.
  */
 export function createShopifyAdmin(
-  connection: ShopifyConnection,
+  connection: Pick<ShopifyConnection, 'store' | 'apiVersion' | 'accessToken' | 'endpoint'>,
   options: { fetch?: typeof fetch; timeoutMs?: number } = {},
 ): ShopifyAdmin {
   const send = options.fetch ?? fetch;
@@ -89,7 +89,11 @@ export function createShopifyAdmin(
     accessToken: connection.accessToken,
     retries: 0,
     // The library builds Shopify's URL from the store; `adminApiUrl` may name another endpoint.
-    customFetchApi: (_url, init) => send(connection.endpoint, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+    // The library keeps only a failure's message: the reason goes into it.
+    customFetchApi: (_url, init) =>
+      send(connection.endpoint, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
+        throw new Error(unreachable(error), { cause: error });
+      }),
     logger: () => {},
   });
   return {
@@ -98,7 +102,7 @@ export function createShopifyAdmin(
       try {
         response = await client.fetch(document, variables ? { variables } : undefined);
       } catch (error) {
-        throw new ShopifyUnavailableError(`Shopify could not be reached: ${describe(error)}`, undefined, undefined, {
+        throw new ShopifyUnavailableError(`Shopify could not be reached: ${messageOf(error)}`, undefined, undefined, {
           cause: error,
         });
       }
@@ -190,6 +194,18 @@ function messages(errors: unknown): string {
   return list.length ? list.map((e) => e.message ?? 'unknown error').join('; ') : 'no details';
 }
 
-function describe(error: unknown): string {
+function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why a request got no answer, as the operator can act on it: fetch only says "fetch failed" and
+ * keeps the reason (ECONNREFUSED, ENOTFOUND, a certificate) in its cause.
+ */
+function unreachable(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return 'no answer in time';
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  return reason ? `${error.message} (${reason})` : error.message;
 }

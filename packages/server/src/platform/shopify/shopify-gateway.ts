@@ -4,7 +4,11 @@ import type { PushOutcome } from '../../services/projection/push-worker.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { queueProjections, type QueuedPush } from '../../store/repositories/projection-outbox.js';
-import { loadShopifyConnection, markConnectionFailed } from '../../store/repositories/shopify-connections.js';
+import {
+  loadShopifyConnection,
+  markConnectionFailed,
+  markConnectionVerified,
+} from '../../store/repositories/shopify-connections.js';
 import { type PlatformGateway, PlatformUnavailableError } from '../gateway.js';
 import {
   createShopifyAdmin,
@@ -39,19 +43,25 @@ export function createShopifyGateway(options: ShopifyGatewayOptions) {
   // (which rolls back) whatever it was, never inside it.
   const outsideTransactions = AsyncLocalStorage.snapshot();
 
-  async function admin(tx: Queryable, shopId: string): Promise<ShopifyAdmin> {
+  async function connectionOf(tx: Queryable, shopId: string) {
     const connection = await loadShopifyConnection(tx, shopId, options.keyring);
     if (!connection) throw new PlatformUnavailableError('The shop is not connected to Shopify.');
     if (connection.status !== 'active') {
       throw new PlatformUnavailableError(`The shop's Shopify sync is stopped (${connection.status}).`);
     }
-    return createShopifyAdmin(connection, { fetch: options.fetch });
+    return connection;
   }
 
   /** Runs a call on the shop's store, turning Shopify's failures into the port's. */
   async function onShopify<T>(tx: Queryable, shopId: string, call: (admin: ShopifyAdmin) => Promise<T>): Promise<T> {
     try {
-      return await call(await admin(tx, shopId));
+      const connection = await connectionOf(tx, shopId);
+      const result = await call(createShopifyAdmin(connection, { fetch: options.fetch }));
+      // Credentials saved unchecked (an import) are verified by their first call that succeeds.
+      if (connection.verifiedAt === null) {
+        void outsideTransactions(() => markConnectionVerified(db, shopId)).catch(() => {});
+      }
+      return result;
     } catch (err) {
       if (err instanceof ShopifyUnauthorizedError) {
         void outsideTransactions(() => markConnectionFailed(db, shopId, 'unauthorized', err.message)).catch(

@@ -25,6 +25,8 @@ export interface ShopifyConnectionDetails extends ShopifyConnection {
   lastError: string | null;
   lastErrorAt: Date | null;
   connectedAt: Date;
+  /** When a call to Shopify last succeeded with these credentials; null: never yet. */
+  verifiedAt: Date | null;
 }
 
 interface ConnectionRow {
@@ -39,10 +41,11 @@ interface ConnectionRow {
   last_error: string | null;
   last_error_at: Date | null;
   connected_at: Date;
+  verified_at: Date | null;
 }
 
 const COLUMNS = `shop_id, store, api_version, admin_api_url, access_token_sealed, client_secret_sealed,
-  secrets_key_id, status, last_error, last_error_at, connected_at`;
+  secrets_key_id, status, last_error, last_error_at, connected_at, verified_at`;
 
 type SecretField = 'access_token' | 'client_secret';
 
@@ -83,6 +86,7 @@ function toDetails(row: ConnectionRow, keyring: Keyring): ShopifyConnectionDetai
     lastError: row.last_error,
     lastErrorAt: row.last_error_at,
     connectedAt: row.connected_at,
+    verifiedAt: row.verified_at,
   };
 }
 
@@ -127,14 +131,18 @@ export async function shopifyConnectionStatus(
  * nothing (the secrets are compared opened: sealing is randomised), except that they retry a
  * connection stopped by a refused token; different ones are sealed with the current key and make
  * the connection active again, its last error cleared, the events it held released and its queued
- * pushes due at once (new credentials are a new attempt). Sets `shops.platform`.
+ * pushes due at once (new credentials are a new attempt). Sets `shops.platform`. `verified`:
+ * a call with these values just succeeded (`tare platform connect` checks them first); new values
+ * saved without it are unverified until a call succeeds.
  */
 export async function saveShopifyConnection(
   db: Queryable,
   shopId: string,
   input: ShopifyConnectionInput,
   keyring: Keyring,
+  options: { verified?: boolean } = {},
 ): Promise<{ changed: boolean }> {
+  const verified = options.verified ?? false;
   const wanted = {
     store: input.store.trim().toLowerCase(),
     apiVersion: input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION,
@@ -159,13 +167,18 @@ export async function saveShopifyConnection(
     current.accessToken === wanted.accessToken &&
     current.clientSecret === wanted.clientSecret
   ) {
-    // A refused token may be accepted again (a scope granted since): the same values retry it.
-    // An uninstall revokes the token for good: only new credentials resume that sync.
-    if (current.status !== 'unauthorized') return { changed: platform.rowCount > 0 };
+    // A refused token may be accepted again (a scope granted since): the same values retry it,
+    // unverified unless they were just checked. An uninstall revokes the token for good: only new
+    // credentials resume that sync.
+    if (current.status !== 'unauthorized') {
+      if (verified) await markConnectionVerified(db, shopId);
+      return { changed: platform.rowCount > 0 };
+    }
     await db.query(
-      `UPDATE shopify_connections SET status = 'active', last_error = NULL, last_error_at = NULL, updated_at = now()
+      `UPDATE shopify_connections SET status = 'active', last_error = NULL, last_error_at = NULL,
+         verified_at = CASE WHEN $2::boolean THEN now() END, updated_at = now()
        WHERE shop_id = $1`,
-      [shopId],
+      [shopId, verified],
     );
     await releaseHeldEvents(db, shopId);
     await wakeQueuedPushes(db, shopId);
@@ -174,12 +187,13 @@ export async function saveShopifyConnection(
   const key = keyring.current();
   await db.query(
     `INSERT INTO shopify_connections (shop_id, store, api_version, admin_api_url, access_token_sealed,
-       client_secret_sealed, secrets_key_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+       client_secret_sealed, secrets_key_id, verified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::boolean THEN now() END)
      ON CONFLICT (shop_id) DO UPDATE SET store = EXCLUDED.store, api_version = EXCLUDED.api_version,
        admin_api_url = EXCLUDED.admin_api_url, access_token_sealed = EXCLUDED.access_token_sealed,
        client_secret_sealed = EXCLUDED.client_secret_sealed, secrets_key_id = EXCLUDED.secrets_key_id,
-       status = 'active', last_error = NULL, last_error_at = NULL, updated_at = now()`,
+       status = 'active', last_error = NULL, last_error_at = NULL, verified_at = EXCLUDED.verified_at,
+       updated_at = now()`,
     [
       shopId,
       wanted.store,
@@ -188,6 +202,7 @@ export async function saveShopifyConnection(
       key.seal(wanted.accessToken, sealContext(shopId, 'access_token')),
       key.seal(wanted.clientSecret, sealContext(shopId, 'client_secret')),
       key.id,
+      verified,
     ],
   );
   await releaseHeldEvents(db, shopId);
@@ -203,6 +218,18 @@ export async function shopHoldingStore(db: Queryable, store: string, shopId: str
     [store.trim().toLowerCase(), shopId],
   );
   return rows[0]?.domain;
+}
+
+/**
+ * Records that a call with the connection's current credentials succeeded; writes nothing when
+ * it was verified already or its sync is stopped (a call that raced a refusal verifies nothing).
+ */
+export async function markConnectionVerified(db: Queryable, shopId: string): Promise<void> {
+  await db.query(
+    `UPDATE shopify_connections SET verified_at = now(), updated_at = now()
+     WHERE shop_id = $1 AND status = 'active' AND verified_at IS NULL`,
+    [shopId],
+  );
 }
 
 /** Stops the shop's sync (`app/uninstalled`, a revoked token), keeping its data; says why. */
