@@ -1,4 +1,4 @@
-import { type ShopReconciliation, reconcile } from '../services/events/reconcile.js';
+import { describeSkippedLine, type ShopReconciliation, reconcile } from '../services/events/reconcile.js';
 import { parseCommandArgs } from './args.js';
 import { type StoreCommand, UsageError } from './command.js';
 
@@ -27,23 +27,25 @@ function describe(shop: ShopReconciliation, fix: boolean): string[] {
   ];
   if (shop.unavailable) lines.push(`  not compared: ${shop.unavailable}`);
   for (const d of shop.drift) {
-    const outcome = d.outcome ? ` → ${d.outcome}` : '';
+    const outcome = d.outcome ? ` → ${d.outcome}${d.error ? `: ${d.error}` : ''}` : '';
     lines.push(
       `  variant ${d.variantId} at ${d.locationId}: platform shows ${d.platform}, Tare projects ${d.expected}` +
         ` (since ${d.since.toISOString()})${outcome}`,
     );
   }
   for (const order of shop.skippedOrders) {
-    for (const line of order.skipped) {
-      const what =
-        line.reason === 'unknown_variant'
-          ? `variant ${line.variantId} is not configured`
-          : 'its location is not configured';
-      lines.push(`  order ${order.orderId}, line ${line.lineItemId}: not booked, ${what}`);
-    }
+    for (const line of order.skipped)
+      lines.push(`  order ${order.orderId}, line ${line.lineItemId}: not booked, ${describeSkippedLine(line)}`);
   }
   const { pending, parked } = shop.inbox;
   if (pending || parked) lines.push(`  events: ${pending} waiting, ${parked} failed and parked`);
+  for (const event of shop.failingEvents) {
+    const about = event.orderId ? `order ${event.orderId}` : event.topic;
+    const state = event.status === 'parked' ? 'parked' : 'retrying';
+    lines.push(
+      `  event ${event.eventId} (${about}): ${state} after ${event.attempts} attempt${event.attempts === 1 ? '' : 's'}: ${event.lastError ?? 'no error recorded'}`,
+    );
+  }
   if (shop.drift.length && !fix)
     lines.push('  run `tare reconcile --fix` to book missing orders and follow the platform');
   return lines;

@@ -84,4 +84,54 @@ describe.each(testDrivers())('Orders with lines Tare cannot book, on %s', (drive
       expect(report!.skippedOrders).toEqual([{ orderId: '5001', skipped: rows[0]!.skipped }]);
     },
   );
+
+  it("when an order cannot be booked at all, then its event is parked naming the order, and the shop's stock notices and reconciliation go on", async () => {
+    const { shopId, domain } = await seedShop(db, coffeeShop({ kg: 10, g: 1250 }));
+    const platform = createPlatformSimulator(db, shopId);
+    const worker = createInboxWorker({ db, gateway, logger, maxAttempts: 2 });
+    // A level at the edge of what Tare stores (only a pathological history gets there): any sale
+    // takes its whole units past ±2^53, which Tare refuses to book.
+    const edge = '-9007199254740990';
+    await db.query(
+      `UPDATE inventory_levels SET total = $2::numeric, platform_available = $2::bigint WHERE shop_id = $1 AND variant_id = '2001'`,
+      [shopId, edge],
+    );
+    await db.query(`UPDATE local_platform_levels SET available = $2 WHERE shop_id = $1 AND variant_id = '2001'`, [
+      shopId,
+      edge,
+    ]);
+    await platform.deliver(
+      await platform.placeOrder({
+        id: '5002',
+        locationId: LOC,
+        lines: [{ id: '9001', variantId: '2001', quantity: 2, measure: { value: 5, unit: 'kg' } }],
+      }),
+    );
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await worker.drainNow();
+      await db.query(`UPDATE platform_events SET next_attempt_at = now() WHERE shop_id = $1 AND status = 'pending'`, [
+        shopId,
+      ]);
+    }
+    const parked = await db.query<{ status: string }>(
+      `SELECT status FROM platform_events WHERE shop_id = $1 AND payload->>'orderId' = '5002'`,
+      [shopId],
+    );
+    expect(parked.rows).toEqual([{ status: 'parked' }]);
+
+    // A stock notice meets the order on its way (it books the orders Tare has not seen first).
+    await platform.deliver(await platform.typeStock(LOC, '2002', 20));
+    await worker.drainNow();
+    expect(await followedLevel(db, shopId, '2002')).toEqual({ total: '2050', platform: 20, expected: 20 });
+
+    const [report] = await reconcile({ db, gateway }, { fix: true, shopDomain: domain });
+    expect(report!.failingEvents).toEqual([
+      expect.objectContaining({ topic: 'order_placed', orderId: '5002', status: 'parked', attempts: 2 }),
+    ]);
+    expect(report!.failingEvents[0]!.lastError).toMatch(/out of range/);
+    // The order's own level cannot follow the platform either: reported, the others still followed.
+    expect(report!.drift).toEqual([
+      expect.objectContaining({ variantId: '2001', outcome: 'failed', error: expect.stringMatching(/out of range/) }),
+    ]);
+  });
 });

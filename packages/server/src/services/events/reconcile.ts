@@ -5,7 +5,12 @@ import { convertForStorage } from '../../domain/units.js';
 import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db } from '../../store/db.js';
 import { listSkippedOrders, type SkippedLine } from '../../store/repositories/order-bookings.js';
-import { inboxStats, type InboxStats } from '../../store/repositories/platform-events.js';
+import {
+  type FailingEvent,
+  inboxStats,
+  type InboxStats,
+  listFailingEvents,
+} from '../../store/repositories/platform-events.js';
 import { markReconciled } from '../../store/repositories/platform-sync.js';
 import {
   claimReconciliation,
@@ -29,8 +34,9 @@ export interface Drift {
   expected: number;
   /** When reconciliation first saw it. */
   since: Date;
-  /** With `fix`: what following the level did. */
-  outcome?: FollowOutcome;
+  /** With `fix`: what following the level did, or `failed` with the reason Tare refused it. */
+  outcome?: FollowOutcome | 'failed';
+  error?: string;
 }
 
 export interface ShopReconciliation {
@@ -43,6 +49,8 @@ export interface ShopReconciliation {
   unavailable?: string;
   skippedOrders: { orderId: string; skipped: SkippedLine[] }[];
   inbox: InboxStats;
+  /** Events that failed and are retrying or parked, each with the order it is about and its error. */
+  failingEvents: FailingEvent[];
 }
 
 /**
@@ -72,8 +80,7 @@ export async function reconcile(
         levels: 0,
         ordersSynced: 0,
         drift: [],
-        skippedOrders: await listSkippedOrders(deps.db, shop.id),
-        inbox: await inboxStats(deps.db, shop.id),
+        ...(await problems(deps.db, shop.id)),
         unavailable: err.message,
       });
     }
@@ -112,15 +119,23 @@ async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: S
   });
   if (fix) {
     for (const found of drift) {
-      found.outcome = await db.transaction((tx) =>
-        followLevel(tx, gateway, {
-          shopId: shop.id,
-          locationId: found.locationId,
-          variantId: found.variantId,
-          cause: requestId,
-          requestId,
-        }),
-      );
+      try {
+        found.outcome = await db.transaction((tx) =>
+          followLevel(tx, gateway, {
+            shopId: shop.id,
+            locationId: found.locationId,
+            variantId: found.variantId,
+            cause: requestId,
+            requestId,
+          }),
+        );
+      } catch (error) {
+        // A level Tare refuses to move (its total would leave the range it stores) is reported;
+        // the shop's other levels are followed all the same.
+        if (!(error instanceof AppError)) throw error;
+        found.outcome = 'failed';
+        found.error = error.message;
+      }
     }
   }
   const drifting = new Set(fix ? [] : drift.map((d) => `${d.locationId}/${d.variantId}`));
@@ -143,9 +158,31 @@ async function reconcileShop(deps: { db: Db; gateway: PlatformGateway }, shop: S
     levels: levels.length,
     ordersSynced,
     drift,
-    skippedOrders: await listSkippedOrders(db, shop.id),
-    inbox: await inboxStats(db, shop.id),
+    ...(await problems(db, shop.id)),
   };
+}
+
+/** What the shop's report lists besides drift: lines Tare could not book, and events that failed. */
+async function problems(db: Db, shopId: string) {
+  return {
+    skippedOrders: await listSkippedOrders(db, shopId),
+    inbox: await inboxStats(db, shopId),
+    failingEvents: await listFailingEvents(db, shopId),
+  };
+}
+
+/** Why a line was not booked, in words (the CLI's report and the admin say the same). */
+export function describeSkippedLine(line: SkippedLine): string {
+  switch (line.reason) {
+    case 'unknown_variant':
+      return `variant ${line.variantId} is not configured`;
+    case 'unknown_location':
+      return 'its location is not configured';
+    case 'invalid_svc_data':
+      return `its _svc_data is not a valid measurement (${line.detail ?? 'invalid'})`;
+    case 'unbookable_measurement':
+      return `its measurement cannot be booked exactly (${line.detail ?? 'out of range'})`;
+  }
 }
 
 function projection(level: ReconciledLevel): number {

@@ -1,6 +1,8 @@
+import { AppError } from '../../errors.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import { lockShopOrders } from '../../store/repositories/order-bookings.js';
+import { inSavepoint } from '../../store/savepoint.js';
 import { advanceOrdersWatermark, readOrdersWatermark } from '../../store/repositories/platform-sync.js';
 import { syncOrder } from './sync-order.js';
 
@@ -13,19 +15,30 @@ const OVERLAP_MS = 60_000;
 /**
  * Books every order the platform created or changed since the shop's watermark ("the orders
  * Tare has not seen yet", PRODUCT.md §14), then moves the watermark on. Returns how many orders
- * the platform named, and how many ledger rows booking them wrote.
+ * the platform named, how many ledger rows booking them wrote, and which orders Tare refused to
+ * book (each left as it was; its own event reports why).
  */
 export async function syncChangedOrders(
   tx: Queryable,
   gateway: PlatformGateway,
   input: { shopId: string; requestId: string },
-): Promise<{ checked: number; booked: number }> {
+): Promise<{ checked: number; booked: number; failed: string[] }> {
   await lockShopOrders(tx, input.shopId);
   const { until: since, now } = await readOrdersWatermark(tx, input.shopId);
   const ids = await gateway.ordersChangedSince(tx, input.shopId, since);
   let booked = 0;
-  for (const orderId of ids)
-    booked += (await syncOrder(tx, gateway, { shopId: input.shopId, orderId, requestId: input.requestId })).booked;
+  const failed: string[] = [];
+  for (const orderId of ids) {
+    try {
+      // An order whose booking Tare refuses is its own event's failure (retried, then parked and
+      // reported): it must not stop the notice or the reconciliation that met it on the way.
+      const sync = () => syncOrder(tx, gateway, { shopId: input.shopId, orderId, requestId: input.requestId });
+      booked += (await inSavepoint(tx, sync)).booked;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error; // an outage or a conflict: the whole transaction retries
+      failed.push(orderId);
+    }
+  }
   await advanceOrdersWatermark(tx, input.shopId, new Date(now.getTime() - OVERLAP_MS));
-  return { checked: ids.length, booked };
+  return { checked: ids.length, booked, failed };
 }

@@ -165,34 +165,44 @@ export async function inboxStats(db: Queryable, shopId?: string): Promise<InboxS
   return { pending: Number(row.pending), parked: Number(row.parked), oldestPendingAt: row.oldest };
 }
 
-export interface ParkedEvent {
-  shopId: string;
+/** An event that failed at least once: retrying (`pending`) or parked after its last attempt. */
+export interface FailingEvent {
   eventId: string;
-  topic: string;
+  topic: PlatformEventTopic;
+  status: 'pending' | 'parked';
+  /** The order it is about, for order events. */
+  orderId: string | null;
   attempts: number;
   lastError: string | null;
   receivedAt: Date;
+  nextAttemptAt: Date;
 }
 
-export async function listParkedEvents(db: Queryable, shopId?: string): Promise<ParkedEvent[]> {
+/** The shop's failing events, parked first, then the most retried: which event is stuck, and why. */
+export async function listFailingEvents(db: Queryable, shopId: string, limit = 50): Promise<FailingEvent[]> {
   const { rows } = await db.query<{
-    shop_id: string;
     event_id: string;
-    topic: string;
+    topic: PlatformEventTopic;
+    status: 'pending' | 'parked';
+    order_id: string | null;
     attempts: number;
     last_error: string | null;
     received_at: Date;
+    next_attempt_at: Date;
   }>(
-    `SELECT shop_id, event_id, topic, attempts, last_error, received_at FROM platform_events
-     WHERE status = 'parked' AND ($1::bigint IS NULL OR shop_id = $1) ORDER BY id`,
-    [shopId ?? null],
+    `SELECT event_id, topic, status, payload->>'orderId' AS order_id, attempts, last_error, received_at, next_attempt_at
+     FROM platform_events WHERE shop_id = $1 AND status <> 'processed' AND attempts > 0
+     ORDER BY status = 'parked' DESC, attempts DESC, id LIMIT $2`,
+    [shopId, limit],
   );
   return rows.map((r) => ({
-    shopId: r.shop_id,
     eventId: r.event_id,
     topic: r.topic,
+    status: r.status,
+    orderId: r.order_id,
     attempts: r.attempts,
     lastError: r.last_error,
     receivedAt: r.received_at,
+    nextAttemptAt: r.next_attempt_at,
   }));
 }
