@@ -41,14 +41,14 @@ export function createSandboxShop(deps: { db: Db; shops: ShopDirectory; delivery
     async readCart(shopId: string, token: string): Promise<SandboxCart> {
       return cartAnswer(await readCart(db, shopId, token), await currencyOf(shopId));
     },
+    // The answer is made inside the transaction: a cart it could not show is never stored.
     async addToCart(shopId: string, token: string, body: SandboxCartAddBody): Promise<SandboxCart> {
       const shop = await shops.get(shopId);
-      const cart = await db.transaction((tx) => addToCart(tx, shop, token, body));
-      return cartAnswer(cart, shop.currency);
+      return db.transaction(async (tx) => cartAnswer(await addToCart(tx, shop, token, body), shop.currency));
     },
     async changeCart(shopId: string, token: string, body: SandboxCartChangeBody): Promise<SandboxCart> {
-      const cart = await db.transaction((tx) => changeCart(tx, shopId, token, body));
-      return cartAnswer(cart, await currencyOf(shopId));
+      const shop = await shops.get(shopId);
+      return db.transaction(async (tx) => cartAnswer(await changeCart(tx, shop, token, body), shop.currency));
     },
     async checkout(shopId: string, token: string, body: SandboxCheckoutBody): Promise<{ order: SandboxOrder }> {
       const order = await delivery.transaction((tx, emit) => checkout(tx, emit, shopId, token, body));

@@ -14,6 +14,22 @@ import { newCart, send, svcData } from './support.js';
 
 const MEASURED_2_5_KG = { _svc_data: svcData('weight', 2.5, 'kg') };
 
+/** A shop whose variant 2001 sells at 42.00 per kg in pills: 1 kg at its own 39.00, 0.5 kg unpriced. */
+function presetShop() {
+  const fixture = shopFixture();
+  fixture.products![0]!.variants![0] = {
+    ...variantFixture('2001', 'kg', 1),
+    price: '42.00',
+    settings: {
+      onlineStore: {
+        displayStyle: 'pills',
+        presets: [{ value: 1, label: '1 kg bag', price: '39.00' }, { value: 0.5 }],
+      },
+    },
+  };
+  return fixture;
+}
+
 describe.each(testDrivers())('sandbox carts on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
@@ -135,6 +151,31 @@ describe.each(testDrivers())('sandbox carts on $name', ({ create }) => {
 
       expect(res.status).toBe(200);
       expect(res.body.items.map((i: { price: number }) => i.price)).toEqual([2400, 2400, 2400]);
+    });
+
+    it('when a line measures a preset with its own price, then it costs that price, and other measures cost their share of the variant price', async () => {
+      const shop = await seedShop(db, presetShop());
+      const token = await newCart(server, shop.key);
+
+      const res = await add(
+        token,
+        [
+          { id: 2001, quantity: 2, properties: { _svc_data: svcData('weight', 1, 'kg') } },
+          { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', 0.5, 'kg') } },
+          { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', 0.75, 'kg') } },
+          { id: 2001, quantity: 1 },
+        ],
+        shop.key,
+      );
+
+      expect(res.status).toBe(200);
+      expect(res.body.items.map((i: { price: number; line_price: number }) => [i.price, i.line_price])).toEqual([
+        [3900, 7800], // the 1 kg preset's own 39.00
+        [2100, 2100], // the 0.5 kg preset has no price: 0.5 × 42.00
+        [3150, 3150], // no preset: 0.75 × 42.00
+        [4200, 4200], // not measured: the variant price
+      ]);
+      expect(res.body.total_price).toBe(17250);
     });
 
     it('when an equal line is added to a shop that merges matching lines, then the quantities add on one line', async () => {
@@ -396,6 +437,77 @@ describe.each(testDrivers())('sandbox carts on $name', ({ create }) => {
       expect(expectErrorEnvelope(res, 400, 'bad_request').details.errors).toEqual([
         expect.objectContaining({ path: '/items/0/quantity' }),
       ]);
+    });
+
+    it('when a line of 2147483647 × 1e300 kg is added, then it is 400 at its _svc_data, and the cart reads 200 as it was', async () => {
+      const token = await newCart(server, key);
+      const before = await add(token, [{ id: 2001, quantity: 1, properties: MEASURED_2_5_KG }]);
+
+      const res = await add(token, [
+        { id: 2001, quantity: 2147483647, properties: { _svc_data: svcData('weight', 1e300, 'kg') } },
+      ]);
+
+      expect(expectErrorEnvelope(res, 400, 'bad_request').details.errors).toEqual([
+        {
+          path: '/items/0/properties/_svc_data',
+          message: "the line's unit price would be more than 90071992547409.91 USD, the most the cart can show exactly",
+        },
+      ]);
+      const read = await call(server, `/sandbox/carts/${token}`, { key });
+      expect(read.status).toBe(200);
+      expect(read.body.data).toEqual(before.body.data);
+    });
+
+    it('when a line price or the cart total would pass what a JSON integer holds exactly, then it is 400 at the item and nothing is added', async () => {
+      const token = await newCart(server, key);
+      // 1.5e12 kg at 24.00 is 3.6e15 cents a line: two fit, a third takes the total past 2^53 − 1.
+      const huge = (n: string) => [
+        { name: 'n', value: n },
+        { name: '_svc_data', value: svcData('weight', 1.5e12, 'kg') },
+      ];
+
+      const res = await add(token, [
+        { id: 2001, quantity: 1, properties: huge('a') },
+        { id: 2001, quantity: 1, properties: huge('b') },
+        { id: 2001, quantity: 1, properties: huge('c') },
+        { id: 2001, quantity: 3, properties: huge('d') },
+      ]);
+
+      expect(expectErrorEnvelope(res, 400, 'bad_request').details.errors).toEqual([
+        {
+          path: '/items/2',
+          message: "the cart's total would be more than 90071992547409.91 USD, the most the cart can show exactly",
+        },
+        {
+          path: '/items/3/quantity',
+          message:
+            "the line's price (unit price × quantity) would be more than 90071992547409.91 USD, the most the cart can show exactly",
+        },
+      ]);
+      expect((await call(server, `/sandbox/carts/${token}`, { key })).body.items).toEqual([]);
+    });
+
+    it('when a change would take a line price past what a JSON integer holds exactly, then it is 400 at the quantity and the line is kept', async () => {
+      const token = await newCart(server, key);
+      const added = await add(token, [
+        { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', 1e9, 'kg') } },
+      ]);
+
+      const res = await send(server, key, 'POST', `/sandbox/carts/${token}/change`, {
+        key: added.body.items[0].key,
+        quantity: 2147483647,
+      });
+
+      expect(expectErrorEnvelope(res, 400, 'bad_request').details.errors).toEqual([
+        {
+          path: '/quantity',
+          message:
+            "the line's price (unit price × quantity) would be more than 90071992547409.91 USD, the most the cart can show exactly",
+        },
+      ]);
+      const read = await call(server, `/sandbox/carts/${token}`, { key });
+      expect(read.status).toBe(200);
+      expect(read.body.data).toEqual(added.body.data);
     });
 
     it('when a change names an unknown key or a negative quantity, then it is 400 at that field', async () => {

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   addLine,
   type CartLine,
+  inexactAmount,
+  largestAmount,
+  MAX_MINOR_UNITS,
   minorUnits,
   propertyList,
   sameProperties,
@@ -73,6 +76,12 @@ describe('sameProperties', () => {
 describe('unitPrice', () => {
   const perKg = { price: '24.00', unit: 'kg', unitValue: '1' };
   const per100g = { price: '24.00', unit: 'g', unitValue: '100' };
+  const withPresets = {
+    price: '42.00',
+    unit: 'kg',
+    unitValue: '1',
+    presets: [{ value: 1, label: '1 kg bag', price: '39.00' }, { value: 0.5 }],
+  };
 
   it.each([
     ['2.5 kg of a variant sold per kg', perKg, svc(2.5, 'kg'), 'USD', '60.00'],
@@ -83,6 +92,10 @@ describe('unitPrice', () => {
     ['yen have no minor unit', { price: '2400', unit: 'kg', unitValue: '1' }, svc(2.5, 'kg'), 'JPY', '6000'],
     ['a unit other than the variant’s is not measured', perKg, svc(2500, 'g'), 'USD', '24.00'],
     ['broken _svc_data is not measured', perKg, '{"measurement":', 'USD', '24.00'],
+    ['1 kg is a preset with its own price', withPresets, svc(1, 'kg'), 'USD', '39.00'],
+    ['0.5 kg is a preset without a price', withPresets, svc(0.5, 'kg'), 'USD', '21.00'],
+    ['0.75 kg is no preset', withPresets, svc(0.75, 'kg'), 'USD', '31.50'],
+    ['1000 g is not in the variant’s unit, so not the 1 kg preset', withPresets, svc(1000, 'g'), 'USD', '42.00'],
   ])('when %s, then the line costs %s', (_name, variant, raw, currency, expected) => {
     expect(unitPrice(variant, [{ name: '_svc_data', value: raw }], currency)).toBe(expected);
   });
@@ -100,6 +113,37 @@ describe('minorUnits', () => {
     ['1.234', 'BHD', 1234],
   ])('when %s %s is shown, then it is %i', (amount, currency, expected) => {
     expect(minorUnits(amount, currency)).toBe(expected);
+  });
+});
+
+describe('inexactAmount', () => {
+  const line = (price: string, quantity: number): CartLine => ({
+    key: `2001:${price}:${quantity}`,
+    variantId: '2001',
+    productId: '1001',
+    quantity,
+    properties: [],
+    price,
+  });
+  const largest = '90071992547409.91'; // MAX_MINOR_UNITS cents
+
+  it.each([
+    ['every amount fits', [line('24.00', 2)], 0, undefined],
+    ['the line price is exactly the largest', [line(largest, 1)], 0, undefined],
+    ['the unit price passes the largest by a cent', [line('90071992547409.92', 1)], 0, 'price'],
+    ['the unit price is 1e300 × 42', [line(`42${'0'.repeat(300)}.00`, 1)], 0, 'price'],
+    ['the largest quantity at a dollar fits', [line('1.00', 2147483647), line('0.01', 1)], 0, undefined],
+    ['unit price × quantity passes it', [line('4194304.01', 2147483647)], 0, 'line_price'],
+    ['only the sum of the lines passes it', [line(largest, 1), line('0.01', 1)], 1, 'total_price'],
+  ])('when %s, then the inexact amount is %s', (_name, lines, index, expected) => {
+    expect(inexactAmount(lines, index, 'USD')).toBe(expected);
+  });
+
+  it('when the currency has no minor unit, then the largest amount is whole yen', () => {
+    expect(inexactAmount([line(String(MAX_MINOR_UNITS), 1)], 0, 'JPY')).toBeUndefined();
+    expect(inexactAmount([line(String(MAX_MINOR_UNITS + 1), 1)], 0, 'JPY')).toBe('price');
+    expect(largestAmount('JPY')).toBe('9007199254740991 JPY');
+    expect(largestAmount('BHD')).toBe('9007199254740.991 BHD');
   });
 });
 

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { validateSvcData } from '@tare/contracts';
-import { Dec, decimalFromJson } from '../../../domain/decimal.js';
-import { currencyDigits, linePrice } from '../../../domain/order-lines.js';
-import { convert } from '../../../domain/units.js';
+import { currencyDigits, type LinePricing, lineUnitPrice, validateSvcData } from '@tare/contracts';
+import { Dec } from '../../../domain/decimal.js';
 
 export type LineProperty = { name: string; value: string };
 
@@ -19,8 +17,8 @@ export interface CartLine {
   price: string;
 }
 
-/** What a line is priced from: the variant's price per unit measurement. */
-export interface PricedVariant {
+/** What a line is priced from: the variant's price per unit measurement and its presets. */
+export interface PricedVariant extends Pick<LinePricing, 'presets'> {
   price: string;
   unit: string;
   unitValue: string;
@@ -62,30 +60,58 @@ export function sameProperties(a: LineProperty[], b: LineProperty[]): boolean {
 }
 
 /**
- * A line's unit price in the shop's currency. A measured line (valid `_svc_data` for the
- * variant) costs measurement ÷ unitMeasurement.value × variant price, the measurement being
- * `dimensions[0]` converted exactly to the variant's unit; any other line costs the variant
- * price. Rounded once, half-even, to the currency's minor unit.
+ * A line's unit price in the shop's currency, by the shared rule (`lineUnitPrice`): a measured
+ * line (valid `_svc_data` for the variant, so `dimensions[0]` is in the variant's unit) costs its
+ * preset's own price when its measurement is a preset that has one, else measurement ÷
+ * unitMeasurement.value × variant price; any other line costs the variant price. Rounded once,
+ * half-even, to the currency's minor unit.
  * @example unitPrice({ price: '24.00', unit: 'kg', unitValue: '1' }, [svc 2.5 kg], 'USD') // '60.00'
  */
 export function unitPrice(variant: PricedVariant, properties: LineProperty[], currency: string): string {
   const raw = properties.find((p) => p.name === '_svc_data')?.value;
   const checked = raw === undefined ? undefined : validateSvcData(raw, { unit: variant.unit });
-  if (checked?.ok) {
-    const first = checked.data.measurement.dimensions[0];
-    const measured = convert(decimalFromJson(first.value), first.unit, variant.unit);
-    return linePrice(variant.price, variant.unitValue, measured, currency);
-  }
-  return new Dec(variant.price).toFixed(currencyDigits(currency), Dec.ROUND_HALF_EVEN);
+  const measurement = checked?.ok ? checked.data.measurement.dimensions[0].value : undefined;
+  return lineUnitPrice(variant, measurement, currencyDigits(currency));
 }
+
+/**
+ * The most minor units an amount the sandbox answers may hold: its answers carry money as JSON
+ * integers (Shopify's Ajax API), exact only up to 2^53 − 1 (90,071,992,547,409.91 USD).
+ */
+export const MAX_MINOR_UNITS = Number.MAX_SAFE_INTEGER;
 
 /**
  * Money as Shopify's Ajax API gives it: an integer count of the currency's minor unit.
  * @example minorUnits('60.00', 'USD') // 6000
  */
 export function minorUnits(amount: string | Dec, currency: string): number {
+  return exactMinorUnits(amount, currency).toNumber();
+}
+
+function exactMinorUnits(amount: string | Dec, currency: string): Dec {
   const digits = currencyDigits(currency);
-  return new Dec(amount).times(new Dec(10).pow(digits)).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).toNumber();
+  return new Dec(amount).times(new Dec(10).pow(digits)).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN);
+}
+
+/**
+ * Which amount of the cart's answer the line at `index` would make inexact (past
+ * `MAX_MINOR_UNITS`), or undefined when every amount is exact: its unit price, its line price
+ * (unit price × quantity) or the cart's total.
+ */
+export function inexactAmount(
+  lines: readonly CartLine[],
+  index: number,
+  currency: string,
+): 'price' | 'line_price' | 'total_price' | undefined {
+  const prices = lines.map((line) => exactMinorUnits(line.price, currency).times(line.quantity));
+  if (exactMinorUnits(lines[index]!.price, currency).gt(MAX_MINOR_UNITS)) return 'price';
+  if (prices[index]!.gt(MAX_MINOR_UNITS)) return 'line_price';
+  return prices.reduce((sum, price) => sum.plus(price), new Dec(0)).gt(MAX_MINOR_UNITS) ? 'total_price' : undefined;
+}
+
+/** `MAX_MINOR_UNITS` in the currency, for messages: `90071992547409.91 USD`. */
+export function largestAmount(currency: string): string {
+  return `${new Dec(MAX_MINOR_UNITS).div(new Dec(10).pow(currencyDigits(currency))).toFixed()} ${currency}`;
 }
 
 /** A new line's key: the variant id, then 16 random bytes (Shopify's keys are `variant:hash`). */

@@ -9,7 +9,15 @@ import { errors } from '../../../errors.js';
 import type { Queryable } from '../../../store/db.js';
 import { findVariantsByIds } from '../../../store/repositories/catalog.js';
 import type { Shop } from '../../../store/repositories/shops.js';
-import { addLine, type CartLine, propertyList, unitPrice, variantIdOf } from './cart-lines.js';
+import {
+  addLine,
+  type CartLine,
+  inexactAmount,
+  largestAmount,
+  propertyList,
+  unitPrice,
+  variantIdOf,
+} from './cart-lines.js';
 import { insertCart, readCartLines, saveCartLines } from './carts-repository.js';
 
 /** A line's quantity is a 32-bit integer on the platforms. */
@@ -37,7 +45,8 @@ export async function readCart(tx: Queryable, shopId: string, token: string, for
  * Adds items as Shopify's `/cart/add.js` does: each priced from its variant (a measured line by
  * its `_svc_data`, §15), merged into an equal line when the shop merges matching lines. All or
  * nothing: any bad item (unknown variant, repeated property name, a quantity or line count over
- * the limits) is a 400 naming every one, and the cart is left as it was.
+ * the limits, an amount the answer could not carry exactly) is a 400 naming every one, and the
+ * cart is left as it was.
  */
 export async function addToCart(tx: Queryable, shop: Shop, token: string, body: SandboxCartAddBody): Promise<Cart> {
   const cart = await readCart(tx, shop.id, token, true);
@@ -70,10 +79,15 @@ export async function addToCart(tx: Queryable, shop: Shop, token: string, body: 
       },
       shop.mergeMatchingLineItems === true,
     );
+    const inexact = inexactAmount(added.lines, added.index, shop.currency);
     if (added.lines[added.index]!.quantity > MAX_QUANTITY) {
       issues.push({ path: `/items/${i}/quantity`, message: `the line's quantity would exceed ${MAX_QUANTITY}` });
     } else if (added.lines.length > SANDBOX_CART_MAX_LINES) {
       issues.push({ path: `/items/${i}`, message: `a cart holds at most ${SANDBOX_CART_MAX_LINES} lines` });
+    } else if (inexact) {
+      const path =
+        inexact === 'price' ? pricedBy(item, i) : `/items/${i}${inexact === 'line_price' ? '/quantity' : ''}`;
+      issues.push({ path, message: tooMuch(inexact, shop.currency) });
     } else {
       lines = added.lines;
     }
@@ -83,22 +97,46 @@ export async function addToCart(tx: Queryable, shop: Shop, token: string, body: 
   return { token, lines };
 }
 
-/** Sets a line's quantity as `/cart/change.js` does; 0 removes the line. An unknown key is 400. */
-export async function changeCart(
-  tx: Queryable,
-  shopId: string,
-  token: string,
-  body: SandboxCartChangeBody,
-): Promise<Cart> {
-  const cart = await readCart(tx, shopId, token, true);
+/** Where an item's price comes from: its `_svc_data` property when it has one, else its variant. */
+function pricedBy(item: SandboxCartAddBody['items'][number], i: number): string {
+  const { properties } = item;
+  if (Array.isArray(properties)) {
+    const k = properties.findIndex((p) => p.name === '_svc_data');
+    if (k >= 0) return `/items/${i}/properties/${k}/value`;
+  } else if (properties && Object.hasOwn(properties, '_svc_data')) {
+    return `/items/${i}/properties/_svc_data`;
+  }
+  return `/items/${i}/id`;
+}
+
+function tooMuch(amount: 'price' | 'line_price' | 'total_price', currency: string): string {
+  const what = {
+    price: "the line's unit price",
+    line_price: "the line's price (unit price × quantity)",
+    total_price: "the cart's total",
+  }[amount];
+  return `${what} would be more than ${largestAmount(currency)}, the most the cart can show exactly`;
+}
+
+/**
+ * Sets a line's quantity as `/cart/change.js` does; 0 removes the line. An unknown key, or a
+ * quantity that would take the line's price or the cart's total past what the answer carries
+ * exactly, is 400 and the cart is left as it was.
+ */
+export async function changeCart(tx: Queryable, shop: Shop, token: string, body: SandboxCartChangeBody): Promise<Cart> {
+  const cart = await readCart(tx, shop.id, token, true);
   const index = cart.lines.findIndex((l) => l.key === body.key);
   if (index < 0) {
     throw errors.validation([{ path: '/key', message: `no line with key '${body.key}' in this cart` }], 'body');
   }
-  const lines =
-    body.quantity === 0
-      ? cart.lines.filter((_, i) => i !== index)
-      : cart.lines.map((l, i) => (i === index ? { ...l, quantity: body.quantity } : l));
-  await saveCartLines(tx, shopId, token, lines);
+  if (body.quantity === 0) {
+    const lines = cart.lines.filter((_, i) => i !== index);
+    await saveCartLines(tx, shop.id, token, lines);
+    return { token, lines };
+  }
+  const lines = cart.lines.map((l, i) => (i === index ? { ...l, quantity: body.quantity } : l));
+  const inexact = inexactAmount(lines, index, shop.currency);
+  if (inexact) throw errors.validation([{ path: '/quantity', message: tooMuch(inexact, shop.currency) }], 'body');
+  await saveCartLines(tx, shop.id, token, lines);
   return { token, lines };
 }
