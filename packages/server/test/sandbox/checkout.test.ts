@@ -162,6 +162,32 @@ describe.each(testDrivers())('POST /sandbox/carts/{token}/checkout on $name', ({
       expect(res.body.order.location_id).toBe('9000');
     });
 
+    it('when a line measures a preset with its own price, then the order charges that price', async () => {
+      const fixture = stockedShop();
+      const variant = fixture.products![0]!.variants![0]!;
+      fixture.products![0]!.variants![0] = {
+        ...variant,
+        price: '42.00',
+        settings: { onlineStore: { displayStyle: 'dropdown', presets: [{ value: 1, price: '39.00' }, { value: 2 }] } },
+      };
+      const { key } = await seedShop(db, fixture);
+      const token = await cartWith(key, [
+        { id: 2001, quantity: 3, properties: { _svc_data: svcData('weight', 1, 'kg') } },
+        { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', 2, 'kg') } },
+      ]);
+
+      const res = await send(server, key, 'POST', `/sandbox/carts/${token}/checkout`, {});
+
+      expect(res.status).toBe(201);
+      expect(
+        res.body.order.line_items.map((l: { price: number; line_price: number }) => [l.price, l.line_price]),
+      ).toEqual([
+        [3900, 11700],
+        [8400, 8400],
+      ]);
+      expect(res.body.order.total_price).toBe(20100);
+    });
+
     it('when the order is read through the API, then its measured line is there without any import', async () => {
       const { key } = await seedShop(db, stockedShop());
       const token = await cartWith(key, [
