@@ -803,7 +803,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         (d) => {
           d.shops[0].locations[0].id = '1'.repeat(21);
         },
-        // Shape errors end validation, so the stock and order still naming 70001 are not reported yet.
+        // The locations list is at fault, so the stock and the order are not checked against it.
         [{ path: '/shops/0/locations/0/id', message: 'must be a numeric id string of 1 to 20 digits' }],
       ],
       [
@@ -894,7 +894,103 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
         (d) => {
           d.shops[0].products[0].variants[0].settings.onlineStore.rules.defaultValue = 0.1;
         },
-        [{ path: `${at}/settings/onlineStore/rules/defaultValue`, message: 'must be at least min' }],
+        [
+          { path: `${at}/settings/onlineStore/rules/defaultValue`, message: '0.1 is below the minimum 0.25' },
+          {
+            path: `${at}/settings/onlineStore/rules/defaultValue`,
+            message: '0.1 is not a multiple of the increment 0.25 from 0.25',
+          },
+        ],
+      ],
+      [
+        'a default off the increment grid (225 from 100 by 50), which the cart helpers would refuse',
+        (d) => {
+          d.shops[0].products[0].variants[0].settings.onlineStore.rules = {
+            min: 100,
+            increment: 50,
+            defaultValue: 225,
+            max: null,
+          };
+        },
+        [
+          {
+            path: `${at}/settings/onlineStore/rules/defaultValue`,
+            message: '225 is not a multiple of the increment 50 from 100',
+          },
+        ],
+      ],
+      [
+        'a default above the maximum',
+        (d) => {
+          d.shops[0].products[0].variants[0].settings.onlineStore.rules.max = 0.75;
+        },
+        [{ path: `${at}/settings/onlineStore/rules/defaultValue`, message: '1 is above the maximum 0.75' }],
+      ],
+      [
+        'the same preset value twice',
+        (d) => {
+          d.shops[0].products[0].variants[0].settings.onlineStore = {
+            displayStyle: 'pills',
+            presets: [{ value: 0.5 }, { value: 1 }, { value: 0.5, label: 'Half' }],
+          };
+        },
+        [{ path: `${at}/settings/onlineStore/presets/2/value`, message: "0.5 is also preset 1's value" }],
+      ],
+      [
+        'schema problems and problems beyond the schema (all reported in one answer)',
+        (d) => {
+          d.shops[0].products[0].variants[0].price = 24;
+          d.shops[0].orders[0].lineItems[0].colour = 'red';
+          d.shops[0].currency = 'XYZ';
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'm';
+          d.shops[0].products[0].variants[0].inventory[0].locationId = '70002';
+          d.shops[0].products[0].variants[0].inventory.push({
+            locationId: '70001',
+            quantity: { value: -1, unit: 'L' },
+          });
+          d.shops[0].orders[0].locationId = '70009';
+        },
+        [
+          { path: `${at}/price`, message: 'must be string' },
+          { path: '/shops/0/orders/0/lineItems/0/colour', message: "unknown field 'colour'" },
+          { path: '/shops/0/currency', message: "unknown ISO 4217 currency 'XYZ'" },
+          { path: `${at}/unitMeasurement/unit`, message: `unit 'm' is not a weight unit; use ${WEIGHT_UNITS}` },
+          { path: `${at}/inventory/0/locationId`, message: "location '70002' is not in this shop's locations" },
+          { path: `${at}/inventory/1/quantity/value`, message: 'must be a finite number of at least 0' },
+          { path: `${at}/inventory/1/quantity/unit`, message: `unit 'L' is not a weight unit; use ${WEIGHT_UNITS}` },
+          { path: '/shops/0/orders/0/locationId', message: "location '70009' is not in this shop's locations" },
+        ],
+      ],
+      [
+        'rules the schema refuses and a unit beyond it (the rules are not checked further, the unit is)',
+        (d) => {
+          d.shops[0].products[0].variants[0].settings.onlineStore.rules = {
+            min: 100,
+            increment: -50,
+            defaultValue: 225,
+            max: null,
+          };
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'm';
+        },
+        [
+          { path: `${at}/settings/onlineStore/rules/increment`, message: 'must be > 0' },
+          { path: `${at}/unitMeasurement/unit`, message: `unit 'm' is not a weight unit; use ${WEIGHT_UNITS}` },
+        ],
+      ],
+      [
+        'a product whose type the schema refuses (its units are not checked against it, the rest is)',
+        (d) => {
+          d.shops[0].products[0].measurementType = 'mass';
+          d.shops[0].products[0].variants[0].unitMeasurement.unit = 'm';
+          d.shops[0].products[0].variants[0].inventory[0].locationId = '70002';
+        },
+        [
+          {
+            path: '/shops/0/products/0/measurementType',
+            message: 'must be one of "weight", "length", "area", "volume", "time"',
+          },
+          { path: `${at}/inventory/0/locationId`, message: "location '70002' is not in this shop's locations" },
+        ],
       ],
       [
         'several problems at once',
