@@ -17,7 +17,13 @@ export const reconcileCommand: StoreCommand = async (ctx, args) => {
   if (fix) ctx.changed();
   if (values.json) ctx.io.out(JSON.stringify(report, null, 2));
   else for (const shop of report) for (const line of describe(shop, fix)) ctx.io.out(line);
-  return 0;
+  // After what was compared: a shop the platform could not be compared with is a failure, so a
+  // script or cron job never reads "no drift" into a comparison that did not happen.
+  const notCompared = report.filter((shop) => shop.unavailable !== undefined);
+  if (notCompared.length === 0) return 0;
+  const which = notCompared.map((shop) => `${shop.shop} (${shop.unavailable})`).join('; ');
+  ctx.io.err(`error: could not compare ${notCompared.length} shop(s) with their platform: ${which}`);
+  return 1;
 };
 
 function describe(shop: ShopReconciliation, fix: boolean): string[] {
