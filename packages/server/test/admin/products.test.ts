@@ -1,3 +1,4 @@
+import { checkMeasurementRules } from '@tare/client';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
@@ -356,7 +357,7 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
     await page.getByLabel('Increment').fill('0.5');
     await page.getByLabel('Default value').fill('1');
     await submit('Save variant');
-    expect(await page.locator('#defaultValue-error').textContent()).toBe('Default value must be at least min');
+    expect(await page.locator('#defaultValue-error').textContent()).toBe('Default value 1 is below the minimum 2');
     expect(await page.getByLabel('Default value').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Minimum').inputValue()).toBe('2');
     expect(await page.getByRole('alert').textContent()).toContain('Nothing was saved: 1 problem to fix');
@@ -379,6 +380,44 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
       'Unit unit &#39;m&#39; is not a weight unit; use one of mg, g, kg, t, oz, lb, st',
     );
     expect(await variantOf('1001', '2003')).toEqual(before);
+  });
+
+  test('when the default is off the increment grid or above the maximum, then the preview says so as it is typed and the save refuses it, in the words of the cart helpers', async () => {
+    const before = await variantOf('1002', '2101');
+    const offGrid = '225 is not a multiple of the increment 50 from 100';
+    // The client's cart helper refuses such a default: so do the admin's preview and save.
+    expect(
+      checkMeasurementRules(225, {
+        settings: {
+          onlineStore: { displayStyle: 'number', rules: { min: 100, increment: 50, defaultValue: 225, max: null } },
+        },
+      }),
+    ).toEqual([offGrid]);
+    await page.goto(variantUrl('1002', '2101'));
+    await page.getByLabel('Minimum').fill('100');
+    await page.getByLabel('Increment').fill('50');
+    await page.getByLabel('Default value').fill('225');
+    await page.waitForFunction(
+      (text) => document.querySelector('#preview')?.textContent?.includes(text),
+      `Default value ${offGrid}`,
+    );
+    expect(await page.locator('#preview h3').count()).toBe(0);
+
+    await submit('Save variant');
+    expect(await page.locator('#defaultValue-error').textContent()).toBe(`Default value ${offGrid}`);
+    expect(await page.locator('#preview').textContent()).toContain(`Default value ${offGrid}`);
+    expect(await variantOf('1002', '2101')).toEqual(before);
+
+    await page.getByLabel('Default value').fill('250');
+    await page.getByLabel('Maximum').fill('200');
+    await page.waitForFunction(
+      (text) => document.querySelector('#preview')?.textContent?.includes(text),
+      'Default value 250 is above the maximum 200',
+    );
+    expect(await page.locator('#preview h3').count()).toBe(0);
+    await submit('Save variant');
+    expect(await page.locator('#defaultValue-error').textContent()).toBe('Default value 250 is above the maximum 200');
+    expect(await variantOf('1002', '2101')).toEqual(before);
   });
 
   test('when the variant form is posted twice (a double click), then it applies once', async () => {

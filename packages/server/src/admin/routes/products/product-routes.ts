@@ -16,6 +16,7 @@ import {
   parseVariantForm,
   postedValues,
   presetRows,
+  settingsProblems,
   storedValues,
   type VariantValues,
   variantIssues,
@@ -229,7 +230,8 @@ export function productRoutes(ctx: AdminContext) {
   async function preview(stored: StoredProduct, variantId: string, values: VariantValues) {
     const variant = stored.variants.find((v) => v.id === variantId)!;
     const parsed = parseVariantForm(values);
-    if (!parsed.settings) return { locale: '', lines: [], problems: Object.values(parsed.issues) };
+    const problems = settingsProblems(parsed);
+    if (!parsed.settings || problems.length > 0) return { locale: '', lines: [], problems };
     return previewCartLines(ctx.db, stored.shop, stored.product, {
       id: variant.id,
       price: variant.price,

@@ -1,3 +1,4 @@
+import { onlineStoreIssues } from '@tare/contracts';
 import type { ImportVariant } from '../../../services/catalog-import/import-document.js';
 import type { VariantRecord } from '../../../store/repositories/catalog.js';
 import type { EditIssue, VariantSettings } from './product-edits.js';
@@ -203,4 +204,17 @@ export function variantIssues(
     else other.push(issue.variantId ? `Variant ${issue.variantId}${issue.path}: ${issue.message}` : issue.message);
   }
   return { fields, other };
+}
+
+/**
+ * What the shared rule check (the import's, the client cart helpers') refuses in the form's
+ * settings, each named by its field (`Default value 6 is above the maximum 5`): the preview says
+ * it instead of showing a line the rules would not let a customer choose.
+ */
+export function settingsProblems(parsed: ParsedVariant): string[] {
+  if (!parsed.settings) return Object.values(parsed.issues);
+  return onlineStoreIssues(parsed.settings.settings.onlineStore).map((issue) => {
+    const name = fieldOfIssue(`/settings/onlineStore${issue.path}`, parsed.presetRowOf);
+    return name ? `${labelOf(name)} ${issue.message}` : issue.message;
+  });
 }
