@@ -175,6 +175,26 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
     expect((await variantOf('1001', '2001')).settings.onlineStore.rules.max).toBeNull();
   });
 
+  test('when a preset has its own price, then the preview charges it, and a preset without one its share of the variant price', async () => {
+    await page.goto(variantUrl('1002', '2101'));
+    await page.getByLabel('Display style').selectOption('pills');
+    await page.getByLabel('Preset 1 amount').fill('2');
+    await page.getByLabel('Preset 1 price').fill('39.00');
+    await page.getByLabel('Preset 2 amount').fill('0.5');
+    await page.waitForFunction(() => document.querySelectorAll('#preview .line-price').length === 2);
+
+    // 24.00 per m: the 2 m preset costs its own 39.00 (not 48.00), the 0.5 m one 0.5 × 24.00.
+    expect(await page.locator('#preview .line-price').allTextContents()).toEqual([
+      'Line price: $39.00',
+      'Line price: $12.00',
+    ]);
+    const fields = await formFields(page, '#variant-form');
+    const { _csrf: _, ...values } = { ...fields, presetPrice_0: '39,00' };
+    const answer = await page.request.get(`${variantUrl('1002', '2101')}/preview?${new URLSearchParams(values)}`);
+    expect(answer.status()).toBe(200);
+    expect((await answer.json()).problems).toEqual(['Preset: the preset price is not a decimal number: 39,00']);
+  });
+
   test('when the display style becomes pills with presets and then number again, then the API follows each time', async () => {
     await page.goto(variantUrl('1001', '2001'));
     await page.getByLabel('Display style').selectOption('pills');

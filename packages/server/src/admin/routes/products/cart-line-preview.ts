@@ -29,7 +29,8 @@ export interface CartLinePreview {
  * The cart line a customer would get for the default value (rules) or each preset: properties
  * built by the client's `buildLineItemProperties` (the documented way a storefront adds a
  * measured line) with the labels the shop would serve once the unit is saved, and the price the
- * sandbox cart charges for them (`unitPrice`, the sandbox's own pricing of `_svc_data`).
+ * sandbox cart charges for them (`unitPrice`, the sandbox's own pricing of `_svc_data`, which
+ * charges a preset's own price when it has one).
  */
 export async function previewCartLines(
   db: Db,
@@ -70,9 +71,13 @@ export async function previewCartLines(
         currency: shop.currency,
         locale,
       });
-      const priced = { price: variant.price, unit, unitValue: String(variant.unitMeasurement.value) };
-      const price = unitPrice(priced, properties, shop.currency);
-      lines.push({ choice, measurement: `${value} ${unit}`, properties, linePrice: formatMoney(price, shop, locale) });
+      const price = priceOf(variant, properties, shop.currency);
+      if (!price.ok) {
+        problems.add(`${choice}: ${price.problem}`);
+        continue;
+      }
+      const linePrice = formatMoney(price.amount, shop, locale);
+      lines.push({ choice, measurement: `${value} ${unit}`, properties, linePrice });
     } catch (error) {
       if (!(error instanceof CartInputError)) throw error;
       for (const reason of error.reasons) problems.add(reason);
@@ -80,6 +85,30 @@ export async function previewCartLines(
   }
   if (choices.length === 0) problems.add('no default value or preset to preview');
   return { locale, lines, problems: [...problems] };
+}
+
+/**
+ * What the sandbox cart charges for the line, presets' own prices included; a price typed in the
+ * form that is no amount is the preview's problem to show (the save's validation names it too).
+ */
+function priceOf(
+  variant: { price: string } & VariantSettings,
+  properties: { name: string; value: string }[],
+  currency: string,
+): { ok: true; amount: string } | { ok: false; problem: string } {
+  const store = variant.settings.onlineStore;
+  const priced = {
+    price: variant.price,
+    unit: variant.unitMeasurement.unit,
+    unitValue: String(variant.unitMeasurement.value),
+    presets: store.displayStyle === 'number' ? null : store.presets,
+  };
+  try {
+    return { ok: true, amount: unitPrice(priced, properties, currency) };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { ok: false, problem: error.message };
+  }
 }
 
 function formatMoney(amount: string, shop: Shop, locale: string): string {
