@@ -160,3 +160,22 @@ export const DEMO_CATALOG: ImportDocument = {
     },
   ],
 };
+
+/** What `tare demo --reset` overwrites, said before it asks; derived from the catalog above. */
+export function demoResetWarning(): string[] {
+  const [shop] = DEMO_CATALOG.shops;
+  const products = shop!.products ?? [];
+  const stock = products.flatMap((product) =>
+    product.variants.flatMap((variant) =>
+      (variant.inventory ?? []).map(({ quantity }) => `${variant.id} → ${quantity.value} ${quantity.unit}`),
+    ),
+  );
+  return [
+    `tare demo --reset puts ${DEMO_SHOP} back as the demo ships it. It overwrites:`,
+    `  - the shop's settings, its labels and location ${shop!.locations?.map((l) => l.id).join(', ')};`,
+    `  - products ${products.map((p) => p.id).join(', ')} and their variants;`,
+    `  - the stock of each of their variants: ${stock.join(', ')} (each change booked in the ledger as an import);`,
+    `  - order ${shop!.orders?.map((o) => o.id).join(', ')} as the demo has it.`,
+    'Its API keys, staff accounts and anything else added to it stay.',
+  ];
+}

@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../config.js';
 import { type CommandIo, CommandError, describeFailure, type InputText, inputText, UsageError } from './command.js';
+import { confirmOnTerminal } from './confirm.js';
 import { runStoreCommand } from './run-command.js';
 import { STORE_COMMANDS } from './store-commands.js';
 
@@ -31,7 +32,8 @@ usage:
                                      subscribe the store's webhooks to Tare's POST /webhooks/shopify
   tare platform disconnect --shop DOMAIN     forget the shop's Shopify credentials (data kept)
   tare platform rotate-key           re-seal every shop's credentials with TARE_SECRETS_KEY
-  tare demo                          load the demo shop and print a new demo key
+  tare demo                          a new demo-shop key; loads the demo shop only if it is not there yet
+  tare demo --reset [--yes]          put the demo shop's data back as the demo ships it (asks first)
   tare --version                     print the version
 
 environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT,
@@ -65,7 +67,12 @@ export async function main(argv: string[]): Promise<number> {
     if (!STORE_COMMANDS[name]) throw new UsageError(`unknown command '${name}'`, HELP);
     if (name === 'import') tuneForOneBatch();
     const input = name === 'import' && args.length === 1 ? readInput(args[0]!) : undefined;
-    return await runStoreCommand(config, name, args, io, input);
+    const confirmed = await confirmOnTerminal(name, args, { input: process.stdin, output: process.stderr });
+    if (!confirmed) {
+      io.err(`${name}: not confirmed; nothing changed`);
+      return 1;
+    }
+    return await runStoreCommand(config, name, confirmed, io, input);
   } catch (error) {
     const failure = describeFailure(error);
     if (failure) {

@@ -76,18 +76,24 @@ export async function serve(config: Config): Promise<void> {
   if (embedded) writeServerHandle(config.dataDir, { pid: process.pid, url: server.url, token });
   // The demo key is made only now that the server answers: a start that failed earlier (port
   // taken) leaves the demo shop keyless, and the next start shows a key.
-  const demoKey = await firstDemoKey(db);
-  if (demoKey) console.log(['', ...demoBanner(demoKey, server.url)].join('\n'));
+  const demo = await firstDemoKey(db);
+  if (demo.key) console.log(['', ...demoBanner(demo.key, server.url)].join('\n'));
   console.log(`Tare is listening on ${server.url} (store: ${embedded ? `PGlite at ${config.dataDir}` : 'PostgreSQL'})`);
-  if (!demoKey) console.log('API keys: npx tare keys create --shop DOMAIN, or npx tare demo for a demo-shop key');
+  // `tare demo` is named only where it changes nothing: with the demo shop there, it only makes a key.
+  if (!demo.key) {
+    console.log(
+      'API keys: npx tare keys create --shop DOMAIN' +
+        (demo.loaded ? ', or npx tare demo for a new demo-shop key (its data stays as it is)' : ''),
+    );
+  }
 }
 
-/** A new key for the demo shop while it has never had one (none shown yet), else undefined. */
-async function firstDemoKey(db: Db): Promise<string | undefined> {
+/** Whether the demo shop is there, and a new key for it while it has never had one (none shown yet). */
+async function firstDemoKey(db: Db): Promise<{ loaded: boolean; key?: string }> {
   const shops = await listShops(db);
-  if (!shops.some((shop) => shop.domain === DEMO_SHOP)) return undefined;
-  if ((await listKeys(db, DEMO_SHOP)).length > 0) return undefined;
-  return (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token;
+  if (!shops.some((shop) => shop.domain === DEMO_SHOP)) return { loaded: false };
+  if ((await listKeys(db, DEMO_SHOP)).length > 0) return { loaded: true };
+  return { loaded: true, key: (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token };
 }
 
 /** The listen errors a user can fix, said as such. */
