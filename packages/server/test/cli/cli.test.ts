@@ -624,6 +624,45 @@ describe('tare serve with CLI hand-off on pglite', () => {
   );
 
   it(
+    'when demo runs while serving, then it prints a working new key and leaves the stock; demo --reset without a terminal is refused',
+    async () => {
+      // The merchant received 7.5 kg of coffee: 20.25 kg.
+      const level = '/api/v1/inventory/levels?locationId=70001&variantId=2001';
+      const adjust = await fetch(`${url}/api/v1/inventory/adjustments`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${demoKey()}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'cli-demo-restock',
+        },
+        body: JSON.stringify({
+          locationId: '70001',
+          adjustments: [{ variantId: '2001', delta: { value: 7.5, unit: 'kg' } }],
+        }),
+      });
+      expect(adjust.status, await adjust.text()).toBe(200);
+
+      const demo = await tare(['demo'], env());
+      expect(demo.code, demo.stderr).toBe(0);
+      expect(demo.stdout.split('\n')[0]).toBe(
+        `Demo shop ${DEMO_SHOP} is already loaded; its data is left as it is. A new API key for it (shown once):`,
+      );
+      const key = /^ {2}(apik_\S+)$/m.exec(demo.stdout)![1]!;
+      const stock = await get(level, { key });
+      expect(stock.status).toBe(200);
+      expect(stock.body.data.levels[0]).toMatchObject({ quantity: { value: 20.25, unit: 'kg' } });
+
+      const reset = await tare(['demo', '--reset'], env());
+      expect(reset.code).toBe(2);
+      expect(reset.stderr.split('\n')[0]).toBe(
+        `error: demo --reset overwrites ${DEMO_SHOP}'s settings, products, stock and order 5001 with the demo's; run it on a terminal to confirm, or add --yes`,
+      );
+      expect((await get(level, { key })).body.data.levels[0]).toMatchObject({ quantity: { value: 20.25, unit: 'kg' } });
+    },
+    SLOW,
+  );
+
+  it(
     'when the server gets SIGTERM, then it exits 0 and removes its handle file',
     async () => {
       child.kill('SIGTERM');
@@ -640,7 +679,7 @@ describe('tare serve with CLI hand-off on pglite', () => {
       const printed = await again.printed(/API keys: .*\n/);
       expect(printed).not.toMatch(/apik_/);
       expect(printed.trimEnd().split('\n').at(-1)).toBe(
-        'API keys: npx tare keys create --shop DOMAIN, or npx tare demo for a demo-shop key',
+        'API keys: npx tare keys create --shop DOMAIN, or npx tare demo for a new demo-shop key (its data stays as it is)',
       );
       again.child.kill('SIGTERM');
       expect(await again.exit).toEqual({ code: 0, signal: null });
