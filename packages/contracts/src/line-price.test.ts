@@ -37,6 +37,10 @@ describe('lineUnitPrice', () => {
     ],
     ['a measurement of 1e-7 in exponent form', { price: '10000000', unitValue: 1 }, 1e-7, 2, '1.00'],
     ['a huge measurement, exactly', { price: '1', unitValue: 1 }, 1e21, 2, '1000000000000000000000.00'],
+    ['1.80 per 100 g at 250 g', { price: '1.80', unitValue: '100' }, '250', 2, '4.50'],
+    ['1000 yen per kg at 0.333 kg', { price: '1000', unitValue: '1' }, '0.333', 0, '333'],
+    ['a price at half a cent below an even cent', { price: '10.005', unitValue: '1' }, '1', 2, '10.00'],
+    ['a price at half a cent below an odd cent', { price: '10.015', unitValue: '1' }, '1', 2, '10.02'],
     ['an unmeasured line', PER_KG, undefined, 2, '42.00'],
     ['an unmeasured line whose price has more decimals', { price: '0.125', unitValue: 1 }, undefined, 2, '0.12'],
   ])('when %s, then one unit of the line costs %s', (_name, variant, measurement, digits, expected) => {

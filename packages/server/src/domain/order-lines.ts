@@ -1,3 +1,4 @@
+import { currencyDigits } from '@tare/contracts';
 import { convert, type MeasurementType } from './units.js';
 import { Dec, toPlainString } from './decimal.js';
 
@@ -14,21 +15,6 @@ export interface LineMeasurement {
  */
 export function consumption(quantity: number, value: Dec): Dec {
   return value.times(quantity);
-}
-
-/** Decimal places of a currency's minor unit (USD 2, JPY 0, BHD 3). */
-export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/**
- * A line's unit price from the variant's price per unit measurement: price × value ÷ unitValue,
- * rounded half-even to the currency's minor unit (the one rounding money needs).
- * @example linePrice('24.00', '1', new Dec('1.25'), 'USD') // '30.00'
- */
-export function linePrice(variantPrice: string, unitValue: string, value: Dec, currency: string): string {
-  const digits = currencyDigits(currency);
-  return new Dec(variantPrice).times(value).div(unitValue).toFixed(digits, Dec.ROUND_HALF_EVEN);
 }
 
 /**

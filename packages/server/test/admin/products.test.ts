@@ -189,8 +189,9 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
       'Line price: $12.00',
     ]);
     const fields = await formFields(page, '#variant-form');
-    const { _csrf: _, ...values } = { ...fields, presetPrice_0: '39,00' };
-    const answer = await page.request.get(`${variantUrl('1002', '2101')}/preview?${new URLSearchParams(values)}`);
+    const { _csrf: _, ...values } = fields;
+    const query = new URLSearchParams({ ...values, presetPrice_0: '39,00' });
+    const answer = await page.request.get(`${variantUrl('1002', '2101')}/preview?${query}`);
     expect(answer.status()).toBe(200);
     expect((await answer.json()).problems).toEqual(['Preset: the preset price is not a decimal number: 39,00']);
   });

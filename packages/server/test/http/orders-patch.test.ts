@@ -464,6 +464,28 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       expect(await level(db, shopId, '2003')).toEqual({ total: '-1.5', platform: '-2' });
     });
 
+    it('when a measurement changes to a preset with its own price, then the line is charged that price', async () => {
+      const shop = editShop();
+      const variants = shop.products![0]!.variants;
+      variants[2] = {
+        ...variants[2]!,
+        settings: { onlineStore: { displayStyle: 'pills', presets: [{ value: 1.5, price: '30.00' }, { value: 3 }] } },
+      };
+      const { key, shopId } = await seedShop(db, shop);
+
+      const res = await patch(server, key, {
+        edits: [
+          { lineItemId: '9002', variantId: '2003', measurement: weight(1.5, 'lb') },
+          { lineItemId: '9001', variantId: '2003', measurement: weight(3, 'lb') },
+        ],
+      });
+
+      expect(res.status).toBe(200);
+      // 1.5 lb is a preset at 30.00 (1.5 × 24.00 would be 36.00); 3 lb is one without a price.
+      expect(await lineRow(db, shopId, '9002')).toMatchObject({ variant_id: '2003', price: '30.00' });
+      expect(await lineRow(db, shopId, '9001')).toMatchObject({ variant_id: '2003', price: '72.00' });
+    });
+
     it('when several edits are sent, then all are applied and each variant gets one net ledger row', async () => {
       const { key, shopId } = await seedShop(db, editShop());
 

@@ -1,6 +1,13 @@
-import { type OrderEditBody, serializeSvcData, type ValidationIssue, withMeasurement } from '@tare/contracts';
+import {
+  currencyDigits,
+  lineUnitPrice,
+  type OrderEditBody,
+  serializeSvcData,
+  type ValidationIssue,
+  withMeasurement,
+} from '@tare/contracts';
 import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
-import { consumption, linePrice } from '../../domain/order-lines.js';
+import { consumption } from '../../domain/order-lines.js';
 import { exactQuantity, type KeptQuantity, keptConversion } from '../../domain/quantity.js';
 import { isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
@@ -214,9 +221,11 @@ function planEdit(
     p.name === '_svc_data' ? { name: p.name, value: serializeSvcData(svcData) } : p,
   );
   // A line whose measure and variant stay keeps the price it was charged (Shopify cannot
-  // reprice an existing line, and the customer's price stands); a new measure is priced anew.
+  // reprice an existing line, and the customer's price stands); a new measure is priced anew, as
+  // the cart prices it (a preset's own price included).
   const remeasured = variantId !== line.variantId || !value.eq(measurement.value) || unit !== measurement.unit;
-  const price = variant && remeasured ? linePrice(variant.price, variant.unitValue, value, currency) : line.price;
+  const price =
+    variant && remeasured ? lineUnitPrice(variant, toPlainString(value), currencyDigits(currency)) : line.price;
   return { current, change: { lineItemId: line.id, variantId, quantity, price, properties }, before, after };
 }
 
