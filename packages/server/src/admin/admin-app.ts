@@ -18,6 +18,7 @@ import type { Keyring } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
 import { serverSecret } from '../store/repositories/server-secrets.js';
 import { adminErrorHandler, notFoundPage } from './error-pages.js';
+import { createFormIds, type FormIds } from './forms.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { inventoryRoutes } from './routes/inventory.js';
@@ -52,6 +53,8 @@ export interface AdminContext extends AdminDeps {
   sessions: AdminSessions;
   /** Sign-in attempts, per account and per client address (the rate-limit store: shared on Redis). */
   signInBuckets: ReturnType<typeof createTokenBuckets>;
+  /** Ids of rendered forms, bound to what each form acts on. */
+  formIds: FormIds;
 }
 
 /**
@@ -64,6 +67,7 @@ export function adminApp(deps: AdminDeps) {
       ...deps,
       sessions: createAdminSessions({ db: deps.db, lifetimes: deps.sessionLifetimes }),
       signInBuckets: createTokenBuckets(deps.rateLimitStore),
+      formIds: createFormIds(await serverSecret(deps.db, 'admin-forms')),
     };
     // Pages for people, not part of the API: kept out of the OpenAPI document.
     app.addHook('onRoute', (route) => {

@@ -1,11 +1,44 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ValidationIssue } from '@tare/contracts';
-import { AppError } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 
-/** A fresh id for one rendered form: its first post applies, a second one (a double click) does not. */
-export function newFormId(): string {
-  return randomBytes(16).toString('base64url');
+/** What a form acts on, as its route reads it: `['inventory', locationId, variantId, 'adjust']`. */
+export type FormTarget = readonly string[];
+
+/**
+ * Ids for rendered forms: a form's first post applies, a second one (a double click) does not.
+ * Each id is signed with what the form acts on, so one issued for a level (an order, a locale)
+ * posted to another is refused, rather than found already done there and answered "saved".
+ */
+export function createFormIds(secret: Buffer) {
+  const signature = (nonce: string, target: FormTarget) =>
+    createHmac('sha256', secret)
+      .update(JSON.stringify([nonce, ...target]))
+      .digest()
+      .subarray(0, 16);
+  return {
+    /** A fresh id for one rendered form acting on `target`: `<nonce>.<signature>`. */
+    issue(target: FormTarget): string {
+      const nonce = randomBytes(16).toString('base64url');
+      return `${nonce}.${signature(nonce, target).toString('base64url')}`;
+    },
+    /** The posted form's id when it was issued for `target`; otherwise 400, nothing changed. */
+    posted(body: unknown, target: FormTarget): string {
+      const formId = field(body, 'formId');
+      if (!formId) throw errors.badRequest('The form has no formId; reload the page.');
+      const [nonce = '', signed = ''] = formId.split('.');
+      const expected = signature(nonce, target);
+      const sent = Buffer.from(signed, 'base64url');
+      if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+        throw errors.badRequest(
+          'This form was made for another page; nothing was changed. Reload the page and send it again.',
+        );
+      }
+      return formId;
+    },
+  };
 }
+export type FormIds = ReturnType<typeof createFormIds>;
 
 /** A string field of a posted form ('' when absent; a repeated field is not a string). */
 export function field(body: unknown, name: string): string {

@@ -145,12 +145,9 @@ describe.each(testDrivers())('admin labels pages in Chromium on $name', (driver)
       form: { ...fields, 'label:unitPrice_weight_value_kg': '{Price}' },
       maxRedirects: 0,
     });
+    // The form was made for the 'en' editor: posted to any other locale it is refused.
     expect(answer.status()).toBe(400);
-    const html = await answer.text();
-    expect(html).toContain(
-      'The request is invalid: /labels/not a locale! &#39;not a locale!&#39; is not a valid locale',
-    );
-    expect(html).toContain('Locale &#39;not a locale!&#39; is not a valid locale');
+    expect(await answer.text()).toContain('This form was made for another page; nothing was changed.');
     expect(await storedOverrides()).toEqual([]);
 
     await page.goto(`${server.url}/admin/labels`);

@@ -30,11 +30,12 @@ describe.each(testDrivers())('admin password rules on $name', (driver) => {
   test('when the new password is blank or one of the most common, then the form refuses it and keeps the old one', async () => {
     const staff = await staffWithPassword(db, shop.domain);
     const admin = await adminSession(server, staff.email, staff.password);
-    for (const [next, message] of [
+    const refused: [string, string][] = [
       [' '.repeat(14), 'New password must not be blank'],
       ['Administrator', 'New password is one of the most common passwords; choose another'],
       ['1q2w3e4r5t6y', 'New password is one of the most common passwords; choose another'],
-    ]) {
+    ];
+    for (const [next, message] of refused) {
       await admin.get('/admin/password');
       const answer = await admin.post('/admin/password', { current: staff.password, next, confirmation: next });
       expect(answer.status, next).toBe(400);

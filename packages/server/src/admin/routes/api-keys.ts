@@ -8,7 +8,7 @@ import {
   releaseAdminForm,
 } from '../../store/repositories/admin-sessions.js';
 import type { AdminContext } from '../admin-app.js';
-import { field, formIssues, newFormId } from '../forms.js';
+import { field, formIssues } from '../forms.js';
 import { isHttps, sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 
@@ -47,7 +47,7 @@ export function apiKeyRoutes(ctx: AdminContext) {
       current: 'api-keys',
       staff,
       csrfToken: csrfTokenFor(request, reply),
-      formId: newFormId(),
+      formId: ctx.formIds.issue(['api-keys', 'create']),
       keys: keys.reverse(), // newest first
       values: state.values ?? {},
       issues: state.issues ?? {},
@@ -75,8 +75,7 @@ export function apiKeyRoutes(ctx: AdminContext) {
     app.post('/admin/api-keys', { preHandler: app.csrfProtection }, async (request, reply) => {
       const staff = request.staff!;
       const values = { name: field(request.body, 'name'), expiresAt: field(request.body, 'expiresAt') };
-      const formId = field(request.body, 'formId');
-      if (!formId) throw errors.badRequest('The form has no formId; reload the page.');
+      const formId = ctx.formIds.posted(request.body, ['api-keys', 'create']);
       // The first post of this form claims it; a second one (a double click) creates nothing.
       if (!(await claimAdminForm(ctx.db, staff.tokenSha256, formId))) {
         const first = (await adminFormOutcome(ctx.db, staff.tokenSha256, formId)) as { keyId?: string } | null;

@@ -5,7 +5,7 @@ import { unitsOf } from '../../domain/units.js';
 import { errors } from '../../errors.js';
 import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
 import type { AdminContext } from '../admin-app.js';
-import { field, formIssues, newFormId } from '../forms.js';
+import { field, type FormTarget, formIssues } from '../forms.js';
 import { ADMIN_KEY_PREFIX, sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 
@@ -16,6 +16,14 @@ interface Level {
   Params: { locationId: string; variantId: string };
   Querystring: Record<string, string>;
 }
+
+/** What an adjust or set form acts on: the level, and which of the two it is. */
+const formOf = (locationId: string, variantId: string, action: 'adjust' | 'set'): FormTarget => [
+  'inventory',
+  locationId,
+  variantId,
+  action,
+];
 
 const DONE: Record<string, string> = {
   adjustment: 'Stock adjusted: the ledger below has the new entry.',
@@ -55,7 +63,10 @@ export function inventoryRoutes(ctx: AdminContext) {
       chart: true,
       staff,
       csrfToken: csrfTokenFor(request, reply),
-      formId: newFormId(),
+      formIds: {
+        adjust: ctx.formIds.issue(formOf(locationId, variantId, 'adjust')),
+        set: ctx.formIds.issue(formOf(locationId, variantId, 'set')),
+      },
       row,
       level: row.level,
       units: unitsOf(row.measurementType as never),
@@ -75,8 +86,10 @@ export function inventoryRoutes(ctx: AdminContext) {
     const name = operation === 'adjustment' ? 'delta' : 'quantity';
     const text = field(request.body, name).trim();
     const unit = field(request.body, 'unit');
-    const formId = field(request.body, 'formId');
-    if (!formId) throw errors.badRequest('The form has no formId; reload the page.');
+    const formId = ctx.formIds.posted(
+      request.body,
+      formOf(locationId, variantId, operation === 'adjustment' ? 'adjust' : 'set'),
+    );
     try {
       if (!NUMBER.test(text)) throw errors.validation([{ path: `/${name}/value`, message: 'must be a number' }]);
       const { _csrf: _, ...sent } = request.body as Record<string, unknown>;

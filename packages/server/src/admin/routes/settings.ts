@@ -10,7 +10,7 @@ import { outboxStats } from '../../store/repositories/projection-outbox.js';
 import { lastReconciliationReport } from '../../store/repositories/reconciliation.js';
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
 import type { AdminContext } from '../admin-app.js';
-import { field, formIssues, newFormId } from '../forms.js';
+import { field, formIssues } from '../forms.js';
 import { sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 
@@ -125,7 +125,7 @@ export function settingsRoutes(ctx: AdminContext) {
       current: 'settings',
       staff,
       csrfToken: csrfTokenFor(request, reply),
-      formId: newFormId(),
+      formId: ctx.formIds.issue(['settings']),
       marker: FORM_MARKER,
       shop,
       values: state.values ?? valuesOf(shop),
@@ -158,10 +158,9 @@ export function settingsRoutes(ctx: AdminContext) {
 
     app.post('/admin/settings', { preHandler: app.csrfProtection }, async (request, reply) => {
       const staff = request.staff!;
-      const formId = field(request.body, 'formId');
-      if (!formId || field(request.body, 'form') !== FORM_MARKER) {
+      if (field(request.body, 'form') !== FORM_MARKER)
         throw errors.badRequest('The form is incomplete; reload the page.');
-      }
+      const formId = ctx.formIds.posted(request.body, ['settings']);
       // The first post of this form claims it; a second one (a double click, a resent page)
       // applies nothing, so it cannot undo a change made since.
       if (!(await claimAdminForm(ctx.db, staff.tokenSha256, formId))) {

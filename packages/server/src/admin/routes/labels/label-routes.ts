@@ -13,7 +13,7 @@ import {
   releaseAdminForm,
 } from '../../../store/repositories/admin-sessions.js';
 import type { AdminContext } from '../../admin-app.js';
-import { field, newFormId } from '../../forms.js';
+import { field } from '../../forms.js';
 import { sendPage } from '../../render.js';
 import { csrfTokenFor, requireStaff } from '../../staff.js';
 import { labelTemplateScript } from './label-template-script.js';
@@ -111,7 +111,7 @@ export function labelRoutes(ctx: AdminContext) {
       current: 'labels',
       staff,
       csrfToken: csrfTokenFor(request, reply),
-      formId: newFormId(),
+      formId: ctx.formIds.issue(['labels', editor.locale]),
       scripts: ['labels.js'],
       editor,
       fieldPrefix: FIELD_PREFIX,
@@ -168,8 +168,7 @@ export function labelRoutes(ctx: AdminContext) {
     app.post<LocaleRoute>('/admin/labels/:locale', { preHandler: app.csrfProtection }, async (request, reply) => {
       const staff = request.staff!;
       const { locale } = request.params;
-      const formId = field(request.body, 'formId');
-      if (!formId) throw errors.badRequest('The form has no formId; reload the page.');
+      const formId = ctx.formIds.posted(request.body, ['labels', normalizeLocale(locale) ?? locale]);
       const done = (changed: boolean) =>
         `/admin/labels/${encodeURIComponent(normalizeLocale(locale) ?? locale)}?saved=${changed ? 1 : 0}`;
       // The first post of this form claims it; a second one (a double click) writes nothing more.

@@ -6,7 +6,7 @@ import { AppError, errors } from '../../../errors.js';
 import { bookedOrdersPage, orderDetail } from '../../../services/orders/order-overview.js';
 import type { AdminContext } from '../../admin-app.js';
 import { notFoundPage } from '../../error-pages.js';
-import { field, formIssues, newFormId } from '../../forms.js';
+import { field, formIssues } from '../../forms.js';
 import { describeBooking, describeEdit } from './order-display.js';
 import { apiValidator, editFromForm, fieldOfIssue, issueLabels, shownValues } from './order-edit-form.js';
 import { sendPage } from '../../render.js';
@@ -92,7 +92,7 @@ export function orderRoutes(ctx: AdminContext) {
       current: 'orders',
       staff,
       csrfToken: csrfTokenFor(request, reply),
-      formId: newFormId(),
+      formId: ctx.formIds.issue(['order', orderId, 'edit']),
       order: detail.order,
       lines,
       bookings: detail.bookings.map((booking) => describeBooking(booking, catalog)),
@@ -108,8 +108,7 @@ export function orderRoutes(ctx: AdminContext) {
     const staff = request.staff!;
     const { orderId } = request.params;
     if (orderIdIssues({ orderId })) return notFoundPage(request, reply);
-    const formId = field(request.body, 'formId');
-    if (!formId) throw errors.badRequest('The form has no formId; reload the page.');
+    const formId = ctx.formIds.posted(request.body, ['order', orderId, 'edit']);
     const form = editFromForm(request.body);
     try {
       const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
