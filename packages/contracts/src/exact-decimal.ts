@@ -12,10 +12,15 @@ export interface Scaled {
   scale: number;
 }
 
-/** Exact decimal form of a finite number's shortest string. @example toScaled(0.35) // { int: 35n, scale: 2 } */
-export function toScaled(n: number): Scaled {
-  if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n));
+/**
+ * Exact decimal form of a finite number's shortest string, or of decimal text (a price, a NUMERIC
+ * read from the database) as written.
+ * @example toScaled(0.35) // { int: 35n, scale: 2 }
+ * @example toScaled('24.00') // { int: 2400n, scale: 2 }
+ */
+export function toScaled(n: number | string): Scaled {
+  if (typeof n === 'number' && !Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(String(n));
   if (!m) throw new RangeError(`cannot read number: ${n}`);
   const [, sign = '', whole = '0', frac = '', exp = '0'] = m;
   let scale = frac.length - Number(exp);

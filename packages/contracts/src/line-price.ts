@@ -6,6 +6,7 @@
  * text (a JSON number from its shortest form, as the server's `decimalFromJson` does), computed as
  * an integer fraction and rounded once.
  */
+import { type Scaled, toScaled } from './exact-decimal.js';
 
 /** What a line is priced from: the variant's price, its unit measurement and its presets. */
 export interface LinePricing {
@@ -17,25 +18,18 @@ export interface LinePricing {
   presets?: readonly { value: number; price?: string }[] | null;
 }
 
-/** A decimal as `int ÷ 10^scale`, exactly. */
-interface Exact {
-  int: bigint;
-  scale: number;
-}
-
-function exact(value: number | string, what: string): Exact {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  const m = typeof text === 'string' ? /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(text) : null;
-  if (!m) throw new RangeError(`${what} is not a decimal number: ${String(value)}`);
-  const [, sign = '', whole = '0', fraction = '', exponent = '0'] = m;
-  const scale = fraction.length - Number(exponent);
-  const int = BigInt(`${sign}${whole}${fraction}`);
-  return scale >= 0 ? { int, scale } : { int: int * 10n ** BigInt(-scale), scale: 0 };
+/** `value` exactly (`toScaled`), or a RangeError naming `what` it is. */
+function exact(value: number | string, what: string): Scaled {
+  try {
+    return toScaled(value);
+  } catch {
+    throw new RangeError(`${what} is not a decimal number: ${String(value)}`);
+  }
 }
 
 const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
-function equal(a: Exact, b: Exact): boolean {
+function equal(a: Scaled, b: Scaled): boolean {
   return a.int * pow10(b.scale) === b.int * pow10(a.scale);
 }
 
