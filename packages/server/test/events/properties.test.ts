@@ -10,7 +10,7 @@ import { createOrderEditor } from '../../src/services/orders/edit-order.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
-import { actionArb, type PlacedOrder, VARIANTS, type VariantId } from '../support/event-model.js';
+import { actionArb, type PlacedOrder, UNBOOKABLE, VARIANTS, type VariantId } from '../support/event-model.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 
 const LOC = '70001';
@@ -26,7 +26,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
     await db.close();
   });
 
-  it('when purchases, cancels, refunds, edits, adjustments and typed stock arrive duplicated and in any order, then every total is exact and reconciles', async () => {
+  it('when purchases (with lines Tare cannot book), cancels, refunds, edits, adjustments and typed stock arrive duplicated and in any order, then every total is exact, reconciles, and every unbookable line is reported skipped', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(actionArb, { minLength: 4, maxLength: 18 }), fc.nat(), async (actions, seed) => {
@@ -38,6 +38,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
         const editor = createOrderEditor({ db, gateway });
         const model: Record<VariantId, Dec> = { '2001': new Dec(20), '2002': new Dec(2050) };
         const orders: PlacedOrder[] = [];
+        const unbookable = new Set<string>();
         let pending: (typeof platform.events)[number][] = [];
         let random = seed;
         const next = (n: number) => (random = (random * 1103515245 + 12345) % 2 ** 31) % n;
@@ -67,6 +68,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
             const id = `${run}0${orders.length}`;
             const { unit } = VARIANTS[action.variant];
             const perUnit = new Dec(action.measure);
+            if (action.bad !== null) unbookable.add(`${id}2`);
             track(
               await platform.placeOrder({
                 id,
@@ -78,6 +80,17 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
                     quantity: action.quantity,
                     measure: action.ordinary ? undefined : { value: action.measure, unit },
                   },
+                  // A line Tare cannot book rides along: the platform takes its unit, Tare books nothing.
+                  ...(action.bad === null
+                    ? []
+                    : [
+                        {
+                          id: `${id}2`,
+                          variantId: action.variant,
+                          quantity: 1,
+                          measure: { raw: UNBOOKABLE[action.bad]!.svcData(unit) },
+                        },
+                      ]),
                 ],
               }),
             );
@@ -129,7 +142,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
             await editor(
               {
                 shopId,
-                keyId,
+                actor: { type: 'api_key', id: keyId },
                 orderId: order.id,
                 requestId: `edit-${run}`,
                 body: { edits: [{ lineItemId: order.lineId, quantity: action.quantity }] },
@@ -148,6 +161,7 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
                 operation: 'adjustment',
                 locationId: LOC,
                 requestId: `adjust-${run}`,
+                actor: { type: 'api_key', id: keyId },
                 entries: [
                   { variantId: action.variant, value: action.delta, unit, path: '/adjustments/0', field: 'delta' },
                 ],
@@ -183,6 +197,12 @@ describe.each(testDrivers())('Platform events, property-based, on %s', (driver) 
           expect(total.toString(), `model for ${row.variant_id}`).toBe(model[row.variant_id].toString());
           expect(Number(row.platform)).toBe(total.div(VARIANTS[row.variant_id].unitValue).floor().toNumber());
         }
+        // Every line Tare could not book is reported skipped, and nothing else is.
+        const skipped = await db.query<{ line_item_id: string }>(
+          `SELECT s->>'lineItemId' AS line_item_id FROM tracked_orders, jsonb_array_elements(skipped) s WHERE shop_id = $1`,
+          [shopId],
+        );
+        expect(skipped.rows.map((r) => r.line_item_id).sort()).toEqual([...unbookable].sort());
         const parked = await db.query(`SELECT 1 FROM platform_events WHERE shop_id = $1 AND status <> 'processed'`, [
           shopId,
         ]);

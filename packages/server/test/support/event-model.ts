@@ -17,13 +17,31 @@ export const START_STOCK = { kg: 20, g: 2050 };
 const variantArb = fc.constantFrom<VariantId>('2001', '2002');
 
 export type Action =
-  | { kind: 'buy'; variant: VariantId; quantity: number; measure: number; ordinary: boolean }
+  | { kind: 'buy'; variant: VariantId; quantity: number; measure: number; ordinary: boolean; bad: number | null }
   | { kind: 'refund'; order: number; quantity: number; restock: boolean }
   | { kind: 'cancel'; order: number }
   | { kind: 'edit'; order: number; quantity: number }
   | { kind: 'adjust'; variant: VariantId; delta: number }
   | { kind: 'type'; variant: VariantId; available: number }
   | { kind: 'deliver'; how: number };
+
+/**
+ * `_svc_data` texts a customer can type that Tare must skip with a reason, never book nor fail
+ * on: valid JSON of the right shape with a measure Tare would have to round or one past what a
+ * level holds (which the sandbox's cart refuses at add, as it can), or a unit that is not the
+ * variant's, unknown or of another type (which a cart takes at the variant's price).
+ */
+export const UNBOOKABLE: { svcData: (unit: string) => string; cartTakes: boolean }[] = [
+  { svcData: (unit) => measuredText('0.1234567891', unit), cartTakes: false },
+  { svcData: (unit) => measuredText('1e-12', unit), cartTakes: false },
+  { svcData: (unit) => measuredText('1e15', unit), cartTakes: false },
+  { svcData: () => measuredText('2', 'furlong'), cartTakes: true },
+  { svcData: () => measuredText('2', 'm'), cartTakes: true },
+];
+
+function measuredText(value: string, unit: string): string {
+  return `{"measurement":{"type":"weight","dimensions":[{"value":${value},"unit":"${unit}"}]}}`;
+}
 
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   {
@@ -35,6 +53,8 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
         quantity: fc.integer({ min: 1, max: 3 }),
         measure: fc.nat(4),
         ordinary: fc.nat(9).map((n) => n < 3),
+        // A second line Tare cannot book, in a third of the orders (an index into UNBOOKABLE).
+        bad: fc.option(fc.nat(UNBOOKABLE.length - 1), { freq: 2 }),
       })
       .map((a) => ({ ...a, measure: VARIANTS[a.variant].measures[a.measure]! })),
   },
