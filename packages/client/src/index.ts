@@ -20,6 +20,7 @@ export * from './types.js';
 export {
   CartInputError,
   buildLineItemProperties,
+  cartLinePrice,
   cartVariantId,
   checkMeasurementRules,
   numericVariantId,
@@ -28,6 +29,7 @@ export {
   validateLineItemProperties,
   SVC_DATA_PROPERTY,
   type BuildLineItemInput,
+  type CartLinePriceInput,
   type LineItemProperty,
   type MeasurementRules,
   type MeasurementRulesVariant,

@@ -3,6 +3,7 @@ import { unitsOf, validateSvcData, type MeasurementType } from '@tare/contracts'
 import {
   CartInputError,
   buildLineItemProperties,
+  cartLinePrice,
   cartVariantId,
   checkMeasurementRules,
   numericVariantId,
@@ -325,5 +326,59 @@ describe('variant ids', () => {
 
   it('when the platform is not a plain name, then cartVariantId throws', () => {
     expect(() => cartVariantId('a/b', '1')).toThrow(CartInputError);
+  });
+});
+
+describe('cartLinePrice', () => {
+  const presets = [{ value: 1, label: '1 kg bag', price: '39.00' }, { value: 0.5 }];
+  const kg = { unitMeasurement: { unit: 'kg', value: 1 }, settings: { onlineStore: { presets } } };
+
+  it.each([
+    ['the measurement is a preset with its own price', kg, { value: 1, unit: 'kg' }, '42.00', 'USD', '39.00'],
+    ['the measurement is a preset without a price', kg, { value: 0.5, unit: 'kg' }, '42.00', 'USD', '21.00'],
+    ['the measurement is no preset', kg, { value: 0.75, unit: 'kg' }, '42.00', 'USD', '31.50'],
+    ['the line is not measured', kg, undefined, '42.00', 'USD', '42.00'],
+    [
+      'the variant is sold per 100 g',
+      { unitMeasurement: { unit: 'g', value: 100 } },
+      { value: 250, unit: 'g' },
+      '2.40',
+      'USD',
+      '6.00',
+    ],
+    ['the currency is yen', { unitMeasurement: { unit: 'kg', value: 1 } }, { value: 0.5, unit: 'kg' }, '5', 'JPY', '2'],
+    [
+      'the currency is dinars',
+      { unitMeasurement: { unit: 'kg', value: 1 } },
+      { value: 0.3, unit: 'kg' },
+      '4.250',
+      'BHD',
+      '1.275',
+    ],
+  ])('when %s, then one unit of the line costs %s', (_name, variant, measurement, price, currency, expected) => {
+    expect(cartLinePrice({ variant, measurement, price, currency })).toBe(expected);
+  });
+
+  it.each([
+    [
+      'the measurement is in another unit',
+      { value: 1000, unit: 'g' },
+      '42.00',
+      'USD',
+      "measurement.unit 'g' must equal the variant's unit 'kg'",
+    ],
+    [
+      'the price is not decimal text',
+      { value: 1, unit: 'kg' },
+      '42,00',
+      'USD',
+      'the variant price is not a decimal number: 42,00',
+    ],
+    ['the currency is not one', { value: 1, unit: 'kg' }, '42.00', 'US', 'Invalid currency code : US'],
+  ])('when %s, then it throws CartInputError naming it', (_name, measurement, price, currency, reason) => {
+    const run = () => cartLinePrice({ variant: kg, measurement, price, currency });
+
+    expect(run).toThrow(CartInputError);
+    expect(() => run()).toThrow(expect.objectContaining({ reasons: [expect.stringContaining(reason)] }));
   });
 });

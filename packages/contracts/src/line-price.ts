@@ -79,6 +79,10 @@ export function lineUnitPrice(
   minorDigits: number,
 ): string {
   if (!Number.isInteger(minorDigits) || minorDigits < 0) throw new RangeError(`not a count of digits: ${minorDigits}`);
+  // Read up front, so a bad variant is refused whichever line is priced.
+  const price = exact(variant.price, 'the variant price');
+  const unit = exact(variant.unitValue, 'the unit measurement');
+  if (unit.int <= 0n) throw new RangeError(`the unit measurement must be greater than 0: ${String(variant.unitValue)}`);
   if (measurement === undefined) return roundPrice(variant.price, 'the variant price', minorDigits);
   const measured = exact(measurement, 'the measurement');
   const preset = (variant.presets ?? []).find(
@@ -86,9 +90,6 @@ export function lineUnitPrice(
   );
   if (preset?.price !== undefined) return roundPrice(preset.price, 'the preset price', minorDigits);
 
-  const price = exact(variant.price, 'the variant price');
-  const unit = exact(variant.unitValue, 'the unit measurement');
-  if (unit.int <= 0n) throw new RangeError(`the unit measurement must be greater than 0: ${String(variant.unitValue)}`);
   // measured ÷ unit × price in minor units, as one integer fraction.
   const numerator = measured.int * price.int * pow10(unit.scale + minorDigits);
   const denominator = unit.int * pow10(measured.scale + price.scale);

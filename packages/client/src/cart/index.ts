@@ -16,3 +16,4 @@ export {
   type SettingsIssue,
 } from './rules.js';
 export { cartVariantId, numericVariantId } from './ids.js';
+export { cartLinePrice, type CartLinePriceInput } from './price.js';
