@@ -8,6 +8,7 @@ import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
 import { bookedLedger, followedLevel } from '../support/inventory-state.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
+import { startPlatformDriver } from '../support/platform-drivers.js';
 
 const LOC = '70001';
 const gateway = createLocalGateway();
@@ -133,5 +134,39 @@ describe.each(testDrivers())('Orders with lines Tare cannot book, on %s', (drive
     expect(report!.drift).toEqual([
       expect.objectContaining({ variantId: '2001', outcome: 'failed', error: expect.stringMatching(/out of range/) }),
     ]);
+  });
+
+  it('when a Shopify order carries every kind of line Tare cannot book beside a good one, then only the good line is booked, each bad one is skipped with its reason, and stock typed on Shopify is still adopted', async () => {
+    const shopify = await startPlatformDriver('shopify', db, { stock: { kg: 10, g: 1250 } });
+    try {
+      const { orderId, lineIds } = await shopify.placeOrder([
+        { variantId: '2001', quantity: 2, price: '12.00', properties: { _svc_data: measured('0.5') } },
+        ...UNBOOKABLE.map(({ raw }) => ({
+          variantId: '2001',
+          quantity: 1,
+          price: '24.00',
+          properties: { _svc_data: raw },
+        })),
+      ]);
+      await shopify.typeStock('2002', 20);
+      await shopify.settle();
+
+      expect(await shopify.total('2001')).toBe('9');
+      expect(await shopify.shown('2001')).toBe(9);
+      expect(await shopify.total('2002')).toBe('2050');
+      const { rows } = await db.query<{ skipped: { lineItemId: string; reason: string }[] }>(
+        'SELECT skipped FROM tracked_orders WHERE shop_id = $1 AND order_id = $2',
+        [shopify.shopId, orderId],
+      );
+      expect(rows[0]!.skipped.map(({ lineItemId, reason }) => ({ lineItemId, reason }))).toEqual(
+        UNBOOKABLE.map(({ reason }, i) => ({ lineItemId: lineIds[i + 1], reason })),
+      );
+      const failed = await db.query(`SELECT 1 FROM platform_events WHERE shop_id = $1 AND status <> 'processed'`, [
+        shopify.shopId,
+      ]);
+      expect(failed.rows).toEqual([]);
+    } finally {
+      await shopify.close();
+    }
   });
 });
