@@ -208,6 +208,38 @@ describe.each(testDrivers())('admin settings page in Chromium on $name', (driver
     expect(await storedShop()).toEqual(before);
   });
 
+  test("when an order's event failed and an order line was not booked, then the page names the order, the error and the reason, and nothing of another shop", async () => {
+    expect(await page.locator('#failing-events').count()).toBe(0);
+    const placed = { topic: 'order_placed' as const, payload: { orderId: '5001' } };
+    await storeEvent(db, { shopId: shop.shopId, eventId: 'stuck-1', ...placed });
+    await storeEvent(db, { shopId: otherShop.shopId, eventId: 'their-stuck', ...placed });
+    await db.query(
+      `UPDATE platform_events SET status = 'parked', attempts = 10, last_error = 'level out of range'
+       WHERE event_id IN ('stuck-1', 'their-stuck')`,
+    );
+    const skipped = (orderId: string) =>
+      JSON.stringify([
+        { lineItemId: '9001', variantId: '2001', reason: 'unbookable_measurement', detail: `line of ${orderId}` },
+      ]);
+    await db.query(
+      `INSERT INTO tracked_orders (shop_id, order_id, skipped) VALUES ($1, '5077', $2), ($3, '5088', $4)`,
+      [shop.shopId, skipped('5077'), otherShop.shopId, skipped('5088')],
+    );
+
+    await page.reload();
+    const failing = page.locator('#failing-events tbody tr');
+    expect(await failing.count()).toBe(1);
+    expect(await failing.textContent()).toMatch(/stuck-1.*Order 5001.*Parked.*10.*level out of range/s);
+    expect(await failing.locator('a').getAttribute('href')).toBe('/admin/orders/5001');
+    const lines = page.locator('#skipped-lines tbody tr');
+    expect(await lines.count()).toBe(1);
+    expect(await lines.textContent()).toMatch(/Order 5077.*9001.*cannot be booked exactly \(line of 5077\)/s);
+    expect(await page.content()).not.toContain('their-stuck');
+    expect(await page.content()).not.toContain('5088');
+    await db.query(`DELETE FROM platform_events WHERE event_id IN ('stuck-1', 'their-stuck')`);
+    await db.query(`DELETE FROM tracked_orders WHERE order_id IN ('5077', '5088')`);
+  });
+
   test("when events wait and the last reconciliation found drift, then the health section shows this shop's and never another's", async () => {
     expect(await page.locator('#inbox-pending').textContent()).toBe('0');
     expect(await page.locator('#reconciliation-result').textContent()).toContain('never');

@@ -3,9 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describePlatform } from '../../cli/platform-show.js';
 import { errors } from '../../errors.js';
 import { validateImport } from '../../services/catalog-import/validate-import.js';
+import { describeSkippedLine } from '../../services/events/reconcile.js';
 import { SecretsKeyError } from '../../secrets/keyring.js';
 import { claimAdminForm, recordAdminFormOutcome, releaseAdminForm } from '../../store/repositories/admin-sessions.js';
-import { inboxStats } from '../../store/repositories/platform-events.js';
+import { listSkippedOrders } from '../../store/repositories/order-bookings.js';
+import { inboxStats, listFailingEvents } from '../../store/repositories/platform-events.js';
 import { outboxStats } from '../../store/repositories/projection-outbox.js';
 import { lastReconciliationReport } from '../../store/repositories/reconciliation.js';
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
@@ -139,13 +141,28 @@ export function settingsRoutes(ctx: AdminContext) {
   async function connectionHealth(shop: Shop) {
     const ago = (date: Date | string | null | undefined) => (date ? age(Date.now() - new Date(date).getTime()) : '');
     const reconciliation = await lastReconciliationReport(ctx.db, shop.id);
+    // Which event is stuck and which order lines were not booked, each with its reason.
+    const stuck = {
+      failingEvents: await listFailingEvents(ctx.db, shop.id),
+      skippedOrders: await listSkippedOrders(ctx.db, shop.id),
+      skippedBecause: describeSkippedLine,
+    };
     try {
-      return { ...(await describePlatform(ctx, shop)), reconciliation, ago, problem: undefined };
+      return { ...(await describePlatform(ctx, shop)), ...stuck, reconciliation, ago, problem: undefined };
     } catch (error) {
       // Credentials sealed with a key this server does not hold: the page still opens and says so.
       if (!(error instanceof SecretsKeyError)) throw error;
       const [inbox, outbox] = [await inboxStats(ctx.db, shop.id), await outboxStats(ctx.db, shop.id)];
-      return { platform: shop.platform, inbox, outbox, shopify: null, reconciliation, ago, problem: error.message };
+      return {
+        platform: shop.platform,
+        inbox,
+        outbox,
+        shopify: null,
+        ...stuck,
+        reconciliation,
+        ago,
+        problem: error.message,
+      };
     }
   }
 

@@ -150,14 +150,17 @@ export async function saveBookings(
   );
 }
 
-/** Orders with lines Tare could not book, for the admin and the reconciliation report. */
+/** Orders with lines Tare could not book, the latest `limit`, for the admin and the reconciliation report. */
 export async function listSkippedOrders(
   db: Queryable,
   shopId: string,
+  limit = 100,
 ): Promise<{ orderId: string; skipped: SkippedLine[] }[]> {
   const { rows } = await db.query<{ order_id: string; skipped: SkippedLine[] }>(
-    `SELECT order_id, skipped FROM tracked_orders WHERE shop_id = $1 AND skipped <> '[]'::jsonb ORDER BY order_id`,
-    [shopId],
+    `SELECT order_id, skipped FROM (SELECT order_id, skipped FROM tracked_orders
+       WHERE shop_id = $1 AND skipped <> '[]'::jsonb ORDER BY updated_at DESC, order_id LIMIT $2) latest
+     ORDER BY order_id`,
+    [shopId, limit],
   );
   return rows.map((r) => ({ orderId: r.order_id, skipped: r.skipped }));
 }
