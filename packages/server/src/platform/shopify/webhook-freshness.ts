@@ -4,9 +4,9 @@
  * staleness by that header (https://shopify.dev/changelog/updates-to-webhook-retry-mechanism).
  * So no delivery of Shopify's is triggered longer ago than this.
  */
-export const DELIVERY_SPAN_MS = 4 * 60 * 60_000;
+const DELIVERY_SPAN_MS = 4 * 60 * 60_000;
 /** How far Shopify's clock and ours may disagree, either way. */
-export const CLOCK_SKEW_MS = 5 * 60_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
