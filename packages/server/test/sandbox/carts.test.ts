@@ -458,6 +458,27 @@ describe.each(testDrivers())('sandbox carts on $name', ({ create }) => {
       expect(read.body.data).toEqual(before.body.data);
     });
 
+    it.each([
+      ['0.1234567891', 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit'],
+      ['1e-12', 'has more than 9 decimal places; Tare keeps 9 decimal places of a unit'],
+    ])(
+      'when a line states %s kg, a measure Tare cannot book exactly, then it is 400 at its _svc_data and nothing is added',
+      async (value, why) => {
+        const token = await newCart(server, key);
+        const res = await add(token, [
+          { id: 2001, quantity: 1, properties: MEASURED_2_5_KG },
+          { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', Number(value), 'kg') } },
+        ]);
+        expect(expectErrorEnvelope(res, 400, 'bad_request').details.errors).toEqual([
+          {
+            path: '/items/1/properties/_svc_data',
+            message: `Tare cannot book this measurement: ${Number(value)} kg ${why}`,
+          },
+        ]);
+        expect((await call(server, `/sandbox/carts/${token}`, { key })).body.items).toEqual([]);
+      },
+    );
+
     it('when a line price or the cart total would pass what a JSON integer holds exactly, then it is 400 at the item and nothing is added', async () => {
       const token = await newCart(server, key);
       // 1.5e12 kg at 24.00 is 3.6e15 cents a line: two fit, a third takes the total past 2^53 − 1.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { currencyDigits, type LinePricing, lineUnitPrice, validateSvcData } from '@tare/contracts';
-import { Dec } from '../../../domain/decimal.js';
+import { Dec, decimalFromJson } from '../../../domain/decimal.js';
+import { exactQuantity } from '../../../domain/quantity.js';
 
 export type LineProperty = { name: string; value: string };
 
@@ -72,6 +73,22 @@ export function unitPrice(variant: PricedVariant, properties: LineProperty[], cu
   const checked = raw === undefined ? undefined : validateSvcData(raw, { unit: variant.unit });
   const measurement = checked?.ok ? checked.data.measurement.dimensions[0].value : undefined;
   return lineUnitPrice(variant, measurement, currencyDigits(currency));
+}
+
+/**
+ * Why Tare could not keep the line's measurement exactly (`exactQuantity`: more than 9 decimal
+ * places of its unit, or a value that rounds to 0), or undefined when it can or the line is not
+ * measured. The sandbox refuses such a line at add, so an integrator hears of it at once; on
+ * Shopify the line would be sold and reported skipped. (A line past what a level holds is
+ * refused by what the cart's money can carry, and skipped at booking.)
+ */
+export function inexactMeasure(variant: PricedVariant, properties: LineProperty[]): string | undefined {
+  const raw = properties.find((p) => p.name === '_svc_data')?.value;
+  const checked = raw === undefined ? undefined : validateSvcData(raw, { unit: variant.unit });
+  if (!checked?.ok) return undefined;
+  const { value, unit } = checked.data.measurement.dimensions[0];
+  const kept = exactQuantity(decimalFromJson(value), unit, variant.unit);
+  return kept.ok ? undefined : `${value} ${unit} ${kept.message}`;
 }
 
 /**

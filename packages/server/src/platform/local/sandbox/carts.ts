@@ -13,6 +13,7 @@ import {
   addLine,
   type CartLine,
   inexactAmount,
+  inexactMeasure,
   largestAmount,
   propertyList,
   unitPrice,
@@ -80,8 +81,11 @@ export async function addToCart(tx: Queryable, shop: Shop, token: string, body: 
       shop.mergeMatchingLineItems === true,
     );
     const inexact = inexactAmount(added.lines, added.index, shop.currency);
+    const inexactMeasurement = inexactMeasure(variant, properties.list);
     if (added.lines[added.index]!.quantity > MAX_QUANTITY) {
       issues.push({ path: `/items/${i}/quantity`, message: `the line's quantity would exceed ${MAX_QUANTITY}` });
+    } else if (inexactMeasurement) {
+      issues.push({ path: pricedBy(item, i), message: `Tare cannot book this measurement: ${inexactMeasurement}` });
     } else if (added.lines.length > SANDBOX_CART_MAX_LINES) {
       issues.push({ path: `/items/${i}`, message: `a cart holds at most ${SANDBOX_CART_MAX_LINES} lines` });
     } else if (inexact) {
