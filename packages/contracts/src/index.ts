@@ -12,3 +12,4 @@ export * from './exact-decimal.js';
 export * from './measurement-rules.js';
 export * from './sandbox.js';
 export * from './line-price.js';
+export * from './storefront-config.js';

@@ -1,0 +1,117 @@
+/**
+ * What a storefront reads without an API key (PRODUCT.md §18): the app-owned metafields Tare keeps
+ * on a connected Shopify shop, and the same documents the sandbox storefront embeds in its pages.
+ * One shape for the writer (the server), the Cart Transform function and `<tare-measure-picker>`.
+ *
+ * - Variant metafield `$app:tare` / `measurement` (type `json`): `VariantMeasurementConfig`.
+ * - Shop metafield `$app:tare` / `labels` (type `json`): `ShopStorefrontConfig`.
+ *
+ * Plain data and plain functions, no dependency: they run in Node, browsers and a Shopify Function.
+ */
+import type { MeasurementRules } from './measurement-rules.js';
+
+/** Namespace of the app-owned metafields (`$app` is the app's reserved prefix on Shopify). */
+export const METAFIELD_NAMESPACE = '$app:tare';
+export const VARIANT_METAFIELD_KEY = 'measurement';
+export const SHOP_METAFIELD_KEY = 'labels';
+
+/**
+ * How the checkout charges a measured line (§18): `function`, the Cart Transform function sets
+ * the line's price (Shopify Plus and development stores: `lineUpdate` is eligible); `base_units`,
+ * the variant is priced per its unit measurement and the picker adds measurement ÷ unit value
+ * whole units, so Shopify charges and decrements exactly without a function.
+ */
+export type PricingMode = 'function' | 'base_units';
+
+export interface VariantMeasurementConfig {
+  /** Bumped only when a reader could misread a later shape. */
+  version: 1;
+  type: 'weight' | 'length' | 'area' | 'volume' | 'time';
+  unitMeasurement: { unit: string; value: number };
+  displayStyle: 'number' | 'pills' | 'dropdown';
+  /** For `number`. */
+  rules?: MeasurementRules;
+  /** For `pills` and `dropdown`; a preset's `price` is the price of a line of exactly its value. */
+  presets?: { value: number; label?: string; price?: string }[];
+  /** The variant's price per unit measurement: decimal text in `currency` (`'24.00'`). */
+  price: string;
+  /** ISO 4217 code of the shop's currency. */
+  currency: string;
+}
+
+export interface ShopStorefrontConfig {
+  version: 1;
+  defaultLocale: string;
+  currency: string;
+  pricingMode: PricingMode;
+  /** Every locale's full label set (the app-settings `localizedLabels`), by locale tag. */
+  labels: Record<string, Record<string, string>>;
+}
+
+/** A variant as the server keeps it, enough to write its metafield. */
+export interface ConfiguredVariant {
+  measurementType: VariantMeasurementConfig['type'];
+  unitMeasurement: { unit: string; value: number };
+  settings: {
+    onlineStore: {
+      displayStyle: VariantMeasurementConfig['displayStyle'];
+      rules?: MeasurementRules;
+      presets?: { value: number; label?: string; price?: string }[];
+    };
+  };
+  price: string;
+}
+
+/**
+ * The variant metafield's value for a configured variant. Only what the picker and the function
+ * need, so that a change elsewhere in the catalog writes nothing (the writer compares documents).
+ * @example variantMeasurementConfig({ measurementType: 'weight', unitMeasurement: { unit: 'kg', value: 1 },
+ *   settings: { onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null } } },
+ *   price: '24.00' }, 'USD').price // '24.00'
+ */
+export function variantMeasurementConfig(variant: ConfiguredVariant, currency: string): VariantMeasurementConfig {
+  const store = variant.settings.onlineStore;
+  return {
+    version: 1,
+    type: variant.measurementType,
+    unitMeasurement: { unit: variant.unitMeasurement.unit, value: variant.unitMeasurement.value },
+    displayStyle: store.displayStyle,
+    ...(store.displayStyle === 'number' && store.rules ? { rules: { ...store.rules } } : {}),
+    ...(store.displayStyle !== 'number' && store.presets ? { presets: store.presets.map((p) => ({ ...p })) } : {}),
+    price: variant.price,
+    currency,
+  };
+}
+
+/**
+ * A metafield value read back (a storefront, the function): the document when it has the shape
+ * above, else undefined. A reader never trusts a value it cannot read: the function then leaves
+ * the line at the variant's own price, and the picker shows nothing measured.
+ */
+export function readVariantMeasurementConfig(value: unknown): VariantMeasurementConfig | undefined {
+  const doc = typeof value === 'string' ? safeJson(value) : value;
+  if (!isRecord(doc) || doc['version'] !== 1) return undefined;
+  const um = doc['unitMeasurement'];
+  const ok =
+    typeof doc['type'] === 'string' &&
+    isRecord(um) &&
+    typeof um['unit'] === 'string' &&
+    typeof um['value'] === 'number' &&
+    um['value'] > 0 &&
+    ['number', 'pills', 'dropdown'].includes(doc['displayStyle'] as string) &&
+    typeof doc['price'] === 'string' &&
+    typeof doc['currency'] === 'string';
+  return ok ? (doc as unknown as VariantMeasurementConfig) : undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
