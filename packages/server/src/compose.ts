@@ -15,6 +15,7 @@ import { startReconciler } from './services/events/reconcile.js';
 import { startAutovacuum } from './services/autovacuum.js';
 import { startIdempotencyReaper } from './services/idempotency-reaper.js';
 import { createPushWorker } from './services/projection/push-worker.js';
+import { createMetafieldWorker } from './services/storefront/metafield-worker.js';
 import { createInventoryReader } from './services/inventory/read-inventory.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
@@ -85,6 +86,9 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     logger,
   });
   const stopProjection = await projection.start();
+  // And the storefront metafields of shops on Shopify (PRODUCT.md §18), by the same rules.
+  const metafields = createMetafieldWorker({ db, write: platforms.shopify.writeMetafields, logger });
+  const stopMetafields = await metafields.start();
   const reconciler = startReconciler({ db, gateway, logger, everyMinutes: options.reconcileMinutes ?? 0 });
   const sandboxShop = createSandboxShop({
     db,
@@ -112,6 +116,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     editOrder,
     inbox,
     projection,
+    metafields,
     sandboxShop,
     idempotencyRetentionHours: options.idempotencyRetentionHours,
     /** Opens sealed platform credentials (the admin shows a Shopify token masked, as `tare platform show`). */
@@ -138,6 +143,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
       await sandboxShop.stop();
       await stopInbox().catch((err: unknown) => logger.warn({ err }, 'could not stop the event inbox'));
       await stopProjection().catch((err: unknown) => logger.warn({ err }, 'could not stop the projection outbox'));
+      await stopMetafields().catch((err: unknown) => logger.warn({ err }, 'could not stop the metafield outbox'));
       // Shutting down must not fail because the store is already gone (a dropped connection,
       // a closed PGlite): unsubscribing is moot then, and the pending usage flush logs its own error.
       const results = await Promise.allSettled(unlisten.map((stop) => stop()));

@@ -1,9 +1,11 @@
 import { errors } from '../errors.js';
+import { metafieldStats } from '../store/repositories/metafield-outbox.js';
 import { outboxStats } from '../store/repositories/projection-outbox.js';
 import { inboxStats } from '../store/repositories/platform-events.js';
 import type { ShopifyConnectionStatus } from '../platform/shopify/connection.js';
 import { loadShopifyConnection, type ShopifyConnectionDetails } from '../store/repositories/shopify-connections.js';
 import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
+import { shopifyPricingMode } from '../store/repositories/storefront-config.js';
 import type { CommandContext } from './command.js';
 
 /**
@@ -46,6 +48,8 @@ export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring
     platform: shop.platform,
     inbox: { pending: inbox.pending, parked: inbox.parked, oldestPendingAt: inbox.oldestPendingAt },
     outbox: { pending: outbox.pending, oldestQueuedAt: outbox.oldestQueuedAt, lastError: outbox.lastError },
+    /** Storefront metafield writes waiting, and refused by Shopify (PRODUCT.md §18). */
+    metafields: await metafieldStats(ctx.db, shop.id),
   };
   const connection =
     shop.platform === 'shopify' ? await loadShopifyConnection(ctx.db, shop.id, ctx.keyring) : undefined;
@@ -64,6 +68,8 @@ export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring
       secretsKeyId: connection.secretsKeyId,
       connectedAt: connection.connectedAt,
       verifiedAt: connection.verifiedAt,
+      /** null: not read yet (an import connected the shop); the storefront is told base_units. */
+      pricingMode: (await shopifyPricingMode(ctx.db, shop.id)) ?? null,
     },
   };
 }
@@ -78,7 +84,7 @@ function shownStatus(connection: ShopifyConnectionDetails): ShopifyConnectionSta
 
 function lines(report: PlatformReport): string[] {
   const at = (date: Date | null) => (date ? date.toISOString() : '-');
-  const { inbox, outbox, shopify } = report;
+  const { inbox, outbox, metafields, shopify } = report;
   const out = [`${report.shop}: ${report.platform === 'local' ? 'local (the embedded platform)' : 'shopify'}`];
   if (shopify) {
     out.push(
@@ -92,6 +98,7 @@ function lines(report: PlatformReport): string[] {
       `  sealed with    key ${shopify.secretsKeyId}`,
       `  connected      ${at(shopify.connectedAt)}`,
       `  verified       ${shopify.verifiedAt ? at(shopify.verifiedAt) : 'never: no call to Shopify has succeeded with these credentials'}`,
+      `  pricing mode   ${shopify.pricingMode ?? 'base_units (not read yet: run tare platform connect to read it)'}`,
     );
   }
   out.push(
@@ -99,5 +106,11 @@ function lines(report: PlatformReport): string[] {
     `  outbox         ${outbox.pending} level(s) waiting${outbox.pending ? ` (oldest ${at(outbox.oldestQueuedAt)})` : ''}` +
       (outbox.lastError ? `; last error: ${outbox.lastError}` : ''),
   );
+  if (report.platform === 'shopify' || metafields.pending + metafields.failed > 0) {
+    out.push(
+      `  metafields     ${metafields.pending} write(s) waiting, ${metafields.failed} refused by Shopify` +
+        (metafields.lastError ? `; last error: ${metafields.lastError}` : ''),
+    );
+  }
   return out;
 }

@@ -4,6 +4,7 @@ import { subscribeWebhooks } from '../platform/shopify/webhook-subscriptions.js'
 import { ShopifyCredentialsError } from '../platform/shopify/verify-credentials.js';
 import {
   connectShopToShopify,
+  readPricingModeOf,
   shopifyConnectionProblems,
   verifyShopifyConnection,
 } from '../services/shopify-connection.js';
@@ -101,8 +102,13 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
       `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: ${error.reason}`,
     );
   });
+  const pricingMode = await readPricingModeOf(input).catch((error: unknown) => {
+    throw new CommandError(
+      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not read the shop's cart transform operations: ${(error as Error).message}`,
+    );
+  });
   const { changed } = await ctx.db.transaction((tx) =>
-    connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true }),
+    connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true, pricingMode }),
   );
   ctx.changed();
   const connection = await loadShopifyConnection(ctx.db, shop.id, ctx.keyring);
@@ -111,6 +117,12 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
       ? `${shop.domain} connected to ${connection!.store} ("${shopName}", ${connection!.endpoint}); credentials checked and sealed with key ${connection!.secretsKeyId}`
       : `${shop.domain} is already connected to ${connection!.store} ("${shopName}") with these values; credentials checked, nothing changed`,
   );
+  ctx.io.out(
+    pricingMode === 'function'
+      ? 'pricing mode: function (the Cart Transform function prices measured lines; the store may update lines)'
+      : 'pricing mode: base_units (the store cannot update lines: variants are priced per unit measurement)',
+  );
+  ctx.io.out("storefront metafields: every measured variant's and the shop's are queued for Shopify");
   return 0;
 }
 

@@ -1,4 +1,7 @@
+import type { PricingMode } from '@tare/contracts';
 import { errors } from '../errors.js';
+import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
+import { readShopifyPricingMode } from '../platform/shopify/pricing-mode.js';
 import { DEFAULT_SHOPIFY_API_VERSION, shopifyEndpoint } from '../platform/shopify/connection.js';
 import { verifyShopifyCredentials } from '../platform/shopify/verify-credentials.js';
 import type { Keyring } from '../secrets/keyring.js';
@@ -8,6 +11,8 @@ import {
   saveShopifyConnection,
   shopHoldingStore,
 } from '../store/repositories/shopify-connections.js';
+import { recordPricingMode } from '../store/repositories/storefront-config.js';
+import { queueEveryStorefrontMetafield } from './storefront/storefront-metafields.js';
 
 /** A store is its `name.myshopify.com` host, as Shopify names it in webhooks' shop-domain header. */
 const STORE = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i;
@@ -78,9 +83,27 @@ export async function connectShopToShopify(
   keyring: Keyring,
   shopId: string,
   input: ShopifyConnectionInput,
-  options: { verified?: boolean } = {},
+  options: { verified?: boolean; pricingMode?: PricingMode } = {},
 ): Promise<{ changed: boolean }> {
   const holder = await shopHoldingStore(tx, input.store, shopId);
   if (holder) throw errors.badRequest(`The store ${input.store.toLowerCase()} is already connected to shop ${holder}.`);
-  return saveShopifyConnection(tx, shopId, input, keyring, options);
+  const saved = await saveShopifyConnection(tx, shopId, input, keyring, options);
+  if (options.pricingMode) await recordPricingMode(tx, shopId, options.pricingMode);
+  // New credentials may name another store, and an uninstall took the app's metafields with it:
+  // connecting writes every storefront metafield anew (PRODUCT.md §18), as does `platform connect`.
+  if (saved.changed || options.verified) await queueEveryStorefrontMetafield(tx, shopId);
+  return saved;
+}
+
+/**
+ * Reads, with the values being connected, how the shop's checkout can charge measured lines
+ * (PRODUCT.md §18); throws the admin client's errors.
+ */
+export function readPricingModeOf(input: ShopifyConnectionInput, options: { fetch?: typeof fetch } = {}) {
+  const store = input.store.trim().toLowerCase();
+  const apiVersion = input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
+  const endpoint = shopifyEndpoint(store, apiVersion, input.adminApiUrl);
+  return readShopifyPricingMode(
+    createShopifyAdmin({ store, apiVersion, endpoint, accessToken: input.accessToken }, options),
+  );
 }

@@ -8,6 +8,7 @@ import { SecretsKeyError } from '../../secrets/keyring.js';
 import { claimAdminForm, recordAdminFormOutcome, releaseAdminForm } from '../../store/repositories/admin-sessions.js';
 import { listSkippedOrders } from '../../store/repositories/order-bookings.js';
 import { inboxStats, listFailingEvents } from '../../store/repositories/platform-events.js';
+import { metafieldStats } from '../../store/repositories/metafield-outbox.js';
 import { outboxStats } from '../../store/repositories/projection-outbox.js';
 import { lastReconciliationReport } from '../../store/repositories/reconciliation.js';
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
@@ -157,6 +158,7 @@ export function settingsRoutes(ctx: AdminContext) {
         platform: shop.platform,
         inbox,
         outbox,
+        metafields: await metafieldStats(ctx.db, shop.id),
         shopify: null,
         ...stuck,
         reconciliation,

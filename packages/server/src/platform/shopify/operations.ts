@@ -246,3 +246,63 @@ export const ORDER_EDIT_COMMIT = /* GraphQL */ `
     }
   }
 `;
+
+/**
+ * Sets up to 25 metafields at once, atomically: nothing is set when any input has a user error,
+ * which names its input by `elementIndex`. Tare's are app-owned (`$app:tare`) and of type `json`.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/metafieldsSet
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/MetafieldsSetInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MetafieldsSetUserError (code, elementIndex, field, message)
+ * https://shopify.dev/docs/apps/build/custom-data/ownership (the `$app` namespace prefix)
+ */
+export const SET_METAFIELDS = /* GraphQL */ `
+  mutation SetMetafields($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) {
+      metafields {
+        id
+      }
+      userErrors {
+        code
+        elementIndex
+        field
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * The shop's id (the owner of its `$app:tare.labels` metafield).
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/shop
+ */
+export const SHOP_ID = /* GraphQL */ `
+  query ShopId {
+    shop {
+      id
+    }
+  }
+`;
+
+/**
+ * Which Cart Transform operations the shop may use: `updateOperation` (`lineUpdate`) is what
+ * prices a measured line in the function's pricing mode (Plus and development stores).
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Shop (features: ShopFeatures!)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/ShopFeatures (cartTransform: CartTransformFeature!)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/CartTransformFeature (eligibleOperations)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/CartTransformEligibleOperations
+ */
+export const CART_TRANSFORM_ELIGIBILITY = /* GraphQL */ `
+  query CartTransformEligibility {
+    shop {
+      features {
+        cartTransform {
+          eligibleOperations {
+            expandOperation
+            mergeOperation
+            updateOperation
+          }
+        }
+      }
+    }
+  }
+`;

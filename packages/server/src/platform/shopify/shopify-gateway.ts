@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { PushOutcome } from '../../services/projection/push-worker.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import type { Db, Queryable } from '../../store/db.js';
+import type { QueuedMetafield } from '../../store/repositories/metafield-outbox.js';
 import { queueProjections, type QueuedPush } from '../../store/repositories/projection-outbox.js';
 import {
   loadShopifyConnection,
@@ -18,6 +19,7 @@ import {
   ShopifyUnavailableError,
 } from './admin-client.js';
 import { pushShopifyLevels, readShopifyLevels } from './levels.js';
+import { type MetafieldOutcome, writeShopifyMetafields } from './metafields.js';
 import { editShopifyOrder } from './order-edit.js';
 import { readShopifyOrder, shopifyOrdersChangedSince } from './orders.js';
 
@@ -116,6 +118,11 @@ export function createShopifyGateway(options: ShopifyGatewayOptions) {
     );
   }
 
+  /** Writes one shop's queued storefront metafields (the metafield writer's sender). */
+  function writeMetafields(shopId: string, items: QueuedMetafield[]): Promise<MetafieldOutcome[]> {
+    return onShopify(db, shopId, (a) => writeShopifyMetafields(a, items));
+  }
+
   async function readLevel(
     tx: Queryable,
     shopId: string,
@@ -125,7 +132,7 @@ export function createShopifyGateway(options: ShopifyGatewayOptions) {
     return shown!.available;
   }
 
-  return { gateway, pushQueued, readLevel };
+  return { gateway, pushQueued, readLevel, writeMetafields };
 }
 
 /** The same levels at the same generations make the same key; any change of a row makes another. */

@@ -3,6 +3,7 @@ import type { Queryable } from '../../store/db.js';
 import { holdEvent, type InboxEvent } from '../../store/repositories/platform-events.js';
 import { markConnectionFailed, shopifyConnectionStatus } from '../../store/repositories/shopify-connections.js';
 import { deleteShopEverywhere } from '../delete-shop.js';
+import { queueStorefrontMetafields } from '../storefront/storefront-metafields.js';
 
 /**
  * The events only Shopify sends (PRODUCT.md §16), applied in the inbox's transaction; undefined
@@ -16,7 +17,10 @@ export async function processShopifyEvent(tx: Queryable, event: InboxEvent): Pro
         inventoryItems: { variantId: string; inventoryItemId: string }[];
       };
       await rememberInventoryItems(tx, event.shopId, inventoryItems);
-      return `product ${productId}: ${inventoryItems.length} variant(s) mapped to their inventory items`;
+      // The product changed on Shopify: its variants' storefront metafields are compared again
+      // with what Shopify was last given (only differing documents are written).
+      const queued = await queueStorefrontMetafields(tx, event.shopId, { productIds: [productId] });
+      return `product ${productId}: ${inventoryItems.length} variant(s) mapped to their inventory items, ${queued} metafield(s) queued`;
     }
     case 'app_uninstalled':
       // Sync stops; data, connection and events stay, so connecting again resumes where it stopped.

@@ -1,0 +1,95 @@
+import { type ShopStorefrontConfig, type VariantMeasurementConfig, variantMeasurementConfig } from '@tare/contracts';
+import { normalizeLocale, resolveLabels, SUPPORTED_LOCALES } from '../../domain/labels.js';
+import type { Queryable } from '../../store/db.js';
+import { listEnabledUnits } from '../../store/repositories/catalog.js';
+import { listLabelOverrides } from '../../store/repositories/labels.js';
+import {
+  forgetWrittenMetafields,
+  type MetafieldDocument,
+  queueMetafields,
+} from '../../store/repositories/metafield-outbox.js';
+import { findShopById, type Shop } from '../../store/repositories/shops.js';
+import {
+  listStorefrontVariants,
+  shopifyPricingMode,
+  type StorefrontVariant,
+} from '../../store/repositories/storefront-config.js';
+
+/**
+ * Queues, in the caller's transaction, the storefront metafields (PRODUCT.md §18) of a shop on
+ * Shopify whose documents changed: each variant's `$app:tare.measurement` (of the given products
+ * only, when named) and the shop's `$app:tare.labels`. Documents equal to what Shopify holds (or
+ * to what is queued) are not queued again, so calling this after any change is cheap on Shopify.
+ * A shop not on Shopify has no metafields: nothing is queued. Returns how many were queued.
+ */
+export async function queueStorefrontMetafields(
+  tx: Queryable,
+  shopId: string,
+  options: { productIds?: string[] } = {},
+): Promise<number> {
+  const shop = await findShopById(tx, shopId);
+  if (shop?.platform !== 'shopify') return 0;
+  const variants = await listStorefrontVariants(tx, shopId, options.productIds);
+  const documents: MetafieldDocument[] = variants.map((variant) => ({
+    ownerType: 'ProductVariant',
+    ownerId: variant.id,
+    document: variantDocument(variant, shop.currency),
+  }));
+  documents.push({ ownerType: 'Shop', ownerId: '', document: await shopDocument(tx, shop) });
+  return queueMetafields(tx, shopId, documents);
+}
+
+/** The shop connected (again, perhaps to another store): every metafield is queued, whatever was written before. */
+export async function queueEveryStorefrontMetafield(tx: Queryable, shopId: string): Promise<number> {
+  await tx.query('DELETE FROM metafield_outbox WHERE shop_id = $1', [shopId]);
+  await forgetWrittenMetafields(tx, shopId);
+  return queueStorefrontMetafields(tx, shopId);
+}
+
+export function variantDocument(variant: StorefrontVariant, currency: string): VariantMeasurementConfig {
+  return variantMeasurementConfig(
+    {
+      measurementType: variant.measurementType,
+      unitMeasurement: { unit: variant.unit, value: Number(variant.unitValue) },
+      settings: {
+        onlineStore: {
+          displayStyle: variant.displayStyle,
+          ...(variant.rules ? { rules: variant.rules } : {}),
+          ...(variant.presets ? { presets: variant.presets } : {}),
+        },
+      },
+      price: variant.price,
+    },
+    currency,
+  );
+}
+
+/**
+ * The shop's labels in every locale a storefront may ask for (the built-in ones, the shop's
+ * default and every locale it overrides), each resolved as app settings resolve it, and the
+ * pricing mode connect read (`base_units`, which works on every plan, until it was read).
+ */
+async function shopDocument(tx: Queryable, shop: Shop): Promise<ShopStorefrontConfig> {
+  // One after another: a transaction's connection runs one statement at a time.
+  const enabled = await listEnabledUnits(tx, shop.id);
+  const overrides = await listLabelOverrides(tx, shop.id);
+  const pricingMode = await shopifyPricingMode(tx, shop.id);
+  const locales = new Set<string>([...SUPPORTED_LOCALES, shop.defaultLocale]);
+  for (const locale of Object.keys(overrides)) locales.add(normalizeLocale(locale) ?? locale);
+  const labels: Record<string, Record<string, string>> = {};
+  for (const locale of [...locales].sort()) {
+    labels[locale] = resolveLabels({
+      requestedLocale: locale,
+      shopDefaultLocale: shop.defaultLocale,
+      enabled,
+      overrides,
+    }).labels;
+  }
+  return {
+    version: 1,
+    defaultLocale: shop.defaultLocale,
+    currency: shop.currency,
+    pricingMode: pricingMode ?? 'base_units',
+    labels,
+  };
+}

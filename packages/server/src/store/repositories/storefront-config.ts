@@ -1,0 +1,64 @@
+import type { PricingMode } from '@tare/contracts';
+import type { MeasurementType } from '../../domain/units.js';
+import type { Queryable } from '../db.js';
+import type { VariantPreset, VariantRules } from './catalog.js';
+
+/** A variant with what its storefront metafield holds (PRODUCT.md §18). */
+export interface StorefrontVariant {
+  id: string;
+  measurementType: MeasurementType;
+  unit: string;
+  /** unitMeasurement.value: exact decimal text. */
+  unitValue: string;
+  price: string;
+  displayStyle: 'number' | 'pills' | 'dropdown';
+  rules: VariantRules | null;
+  presets: VariantPreset[] | null;
+}
+
+/** The shop's variants (all of them measured), or those of the given products. */
+export async function listStorefrontVariants(
+  db: Queryable,
+  shopId: string,
+  productIds?: string[],
+): Promise<StorefrontVariant[]> {
+  const { rows } = await db.query<{
+    id: string;
+    measurement_type: MeasurementType;
+    unit: string;
+    unit_value: string;
+    price: string;
+    display_style: StorefrontVariant['displayStyle'];
+    rules: VariantRules | null;
+    presets: VariantPreset[] | null;
+  }>(
+    `SELECT v.id, p.measurement_type, v.unit, v.unit_value, v.price, v.display_style, v.rules, v.presets
+       FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
+      WHERE v.shop_id = $1 AND ($2::text[] IS NULL OR v.product_id = ANY($2::text[]))
+      ORDER BY v.id`,
+    [shopId, productIds ?? null],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    measurementType: row.measurement_type,
+    unit: row.unit,
+    unitValue: row.unit_value,
+    price: row.price,
+    displayStyle: row.display_style,
+    rules: row.rules,
+    presets: row.presets,
+  }));
+}
+
+/** How the shop's checkout charges a measured line, as connect read it; undefined when never read. */
+export async function shopifyPricingMode(db: Queryable, shopId: string): Promise<PricingMode | undefined> {
+  const { rows } = await db.query<{ pricing_mode: PricingMode | null }>(
+    'SELECT pricing_mode FROM shopify_connections WHERE shop_id = $1',
+    [shopId],
+  );
+  return rows[0]?.pricing_mode ?? undefined;
+}
+
+export async function recordPricingMode(db: Queryable, shopId: string, mode: PricingMode): Promise<void> {
+  await db.query('UPDATE shopify_connections SET pricing_mode = $2 WHERE shop_id = $1', [shopId, mode]);
+}
