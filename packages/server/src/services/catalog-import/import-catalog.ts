@@ -22,6 +22,7 @@ import { upsertShop } from '../../store/repositories/shops.js';
 import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
+import { queueStorefrontMetafields } from '../storefront/storefront-metafields.js';
 import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
 import {
   differing,
@@ -90,7 +91,11 @@ export async function importCatalog(
         );
         refused.push(...issues);
         shops.push({ domain: shop.domain, ...result });
-        if (result.changes > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
+        if (result.changes > 0) {
+          await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, result.id]);
+          // A shop on Shopify: the storefront metafields whose documents changed go with it.
+          await queueStorefrontMetafields(tx, result.id);
+        }
       }
       // Thrown inside the transaction, so every shop's writes roll back.
       if (refused.length > 0) throw new ImportRefusedError(refused);
