@@ -12,4 +12,5 @@ export * from './exact-decimal.js';
 export * from './measurement-rules.js';
 export * from './sandbox.js';
 export * from './line-price.js';
+export * from './bookable-measure.js';
 export * from './storefront-config.js';

@@ -72,4 +72,17 @@ describe('currencyDigits', () => {
   ])('when the currency is %s, then its minor unit has %i digits', (currency, digits) => {
     expect(currencyDigits(currency)).toBe(digits);
   });
+
+  it('when a currency is one Intl knows, then its digits are the ones Intl.NumberFormat uses', () => {
+    const intlDigits = (currency: string) =>
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+    for (const currency of [...Intl.supportedValuesOf('currency'), 'XYZ', 'usd', 'jpy']) {
+      expect([currency, currencyDigits(currency)]).toEqual([currency, intlDigits(currency)]);
+    }
+  });
+
+  it('when the code is not three letters, then it is refused as Intl refuses it', () => {
+    expect(() => currencyDigits('US')).toThrow(RangeError);
+    expect(() => currencyDigits('')).toThrow(RangeError);
+  });
 });

@@ -97,9 +97,27 @@ export function lineUnitPrice(
 }
 
 /**
- * Decimals of a currency's minor unit, as `Intl` knows them (USD 2, JPY 0, BHD 3).
+ * Currencies whose minor unit is not 2 digits, as CLDR (and so Node's `Intl`) has them. A table,
+ * not `Intl`: Shopify runs the checkout function on QuickJS (Javy), which has no `Intl`, and the
+ * function must round as the server and the client do (line-price.test.ts checks the table
+ * against `Intl` for every currency it knows).
+ */
+const MINOR_DIGITS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(
+    'AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PKR PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER'
+      .split(' ')
+      .map((code) => [code, 0]),
+  ),
+  ...Object.fromEntries('BHD JOD KWD LYD OMR TND'.split(' ').map((code) => [code, 3])),
+};
+
+/**
+ * Decimals of a currency's minor unit (USD 2, JPY 0, BHD 3); any other well-formed code has 2, as
+ * `Intl.NumberFormat` answers.
+ * @throws RangeError when `currency` is not three letters.
  * @example currencyDigits('BHD') // 3
  */
 export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  if (!/^[A-Za-z]{3}$/.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
+  return MINOR_DIGITS[currency.toUpperCase()] ?? 2;
 }

@@ -6,7 +6,10 @@ import { readdirSync, statSync } from 'node:fs';
 
 const here = new URL('.', import.meta.url);
 const bundle = new URL('../dist/tare.js', here);
-const sources = ['../src/', '../../contracts/src/'].map((dir) => new URL(dir, here));
+// The CLI bundles the checkout function too (`tare shopify run-function`).
+const sources = ['../src/', '../../contracts/src/', '../../../extensions/cart-transform/src/'].map(
+  (dir) => new URL(dir, here),
+);
 const manifests = ['../package.json', '../../contracts/package.json'].map((file) => new URL(file, here));
 
 function newest(dir) {

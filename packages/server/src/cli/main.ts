@@ -34,6 +34,8 @@ usage:
   tare platform rotate-key           re-seal every shop's credentials with TARE_SECRETS_KEY
   tare demo                          a new demo-shop key; loads the demo shop only if it is not there yet
   tare demo --reset [--yes]          put the demo shop's data back as the demo ships it (asks first)
+  tare shopify run-function cart-transform < input.json
+                                     run the checkout function on its input JSON; prints its output JSON
   tare --version                     print the version
 
 environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT,
@@ -57,6 +59,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    if (name === 'shopify') {
+      // No store and no settings: the function is pure, as on Shopify.
+      const { runShopifyCommand } = await import('./shopify-function.js');
+      return await runShopifyCommand(args, readStdin, io);
+    }
     const config = loadConfig(process.env);
     if (name === 'serve') {
       // Loaded on demand: other commands need no HTTP stack, and start faster without it.
@@ -98,6 +105,12 @@ export async function main(argv: string[]): Promise<number> {
 function tuneForOneBatch(): void {
   v8.setFlagsFromString('--heap-growing-percent=10');
   v8.setFlagsFromString('--liftoff-only');
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const READ_PROBLEMS: Record<string, string> = {

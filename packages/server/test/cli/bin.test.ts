@@ -21,7 +21,7 @@ function run(bin: string, args: string[]): Promise<{ code: number | null; stdout
   });
 }
 
-/** bin/tare.js in a copy of the server and contracts packages, so that dist/ is this test's own. */
+/** bin/tare.js in a copy of the server and contracts packages (and the function it bundles), so that dist/ is this test's own. */
 describe('bin/tare.js', () => {
   let root: string;
   let bin: string;
@@ -37,6 +37,9 @@ describe('bin/tare.js', () => {
         recursive: true,
       });
     }
+    await cp(join(REPO_ROOT, 'extensions/cart-transform/src'), join(root, 'extensions/cart-transform/src'), {
+      recursive: true,
+    });
     await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
     bin = join(root, 'packages/server/bin/tare.js');
     bundle = join(root, 'packages/server/dist/tare.js');

@@ -1,0 +1,1 @@
+export * from './cart_transform_run.js';
