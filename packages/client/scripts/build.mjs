@@ -18,10 +18,12 @@ const cjs = new URL('cjs/', dist);
 const source = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
 
 await rm(dist, { recursive: true, force: true });
-const bundle = { absWorkingDir: root.pathname, entryPoints: ['src/index.ts'], bundle: true, target: 'es2022' };
+// The client, and <tare-measure-picker> as an entry point of its own (`@tare/client/picker`).
+const entryPoints = { index: 'src/index.ts', picker: 'src/picker/index.ts' };
+const bundle = { absWorkingDir: root.pathname, entryPoints, bundle: true, target: 'es2022' };
 const options = { sourcemap: true, logLevel: 'warning' };
-await build({ ...bundle, ...options, outfile: 'dist/index.js', format: 'esm', platform: 'neutral' });
-await build({ ...bundle, ...options, outfile: 'dist/cjs/index.js', format: 'cjs', platform: 'neutral' });
+await build({ ...bundle, ...options, outdir: 'dist', format: 'esm', platform: 'neutral' });
+await build({ ...bundle, ...options, outdir: 'dist/cjs', format: 'cjs', platform: 'neutral' });
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', new URL('tsconfig.build.json', root).pathname], { stdio: 'inherit' });
@@ -39,6 +41,10 @@ const manifest = {
     '.': {
       import: { types: './index.d.ts', default: './index.js' },
       require: { types: './cjs/index.d.ts', default: './cjs/index.js' },
+    },
+    './picker': {
+      import: { types: './picker/index.d.ts', default: './picker.js' },
+      require: { types: './cjs/picker/index.d.ts', default: './cjs/picker.js' },
     },
     './package.json': './package.json',
   },

@@ -1,0 +1,59 @@
+import { readVariantMeasurementConfig } from '@tare/contracts';
+import type { MeasurementRules } from '../cart/rules.js';
+
+/*
+ * The documents the picker reads (PRODUCT.md §18): the variant metafield `$app:tare.measurement`
+ * and the shop metafield `$app:tare.labels`, as `@tare/contracts` defines them
+ * (storefront-config.ts). The types are repeated here because the published package carries no
+ * types from the workspace; test/picker.test-d.ts checks they stay the same shape.
+ */
+
+export interface PickerVariantConfig {
+  version: 1;
+  type: 'weight' | 'length' | 'area' | 'volume' | 'time';
+  unitMeasurement: { unit: string; value: number };
+  displayStyle: 'number' | 'pills' | 'dropdown';
+  rules?: MeasurementRules;
+  presets?: { value: number; label?: string; price?: string }[];
+  /** Price per unit measurement, decimal text in `currency`. */
+  price: string;
+  currency: string;
+}
+
+export type PricingMode = 'function' | 'base_units';
+
+export interface PickerShopConfig {
+  version: 1;
+  defaultLocale: string;
+  currency: string;
+  pricingMode: PricingMode;
+  labels: Record<string, Record<string, string>>;
+}
+
+/** The variant document (JSON text or parsed), or undefined when it cannot be read: no picker then. */
+export function readVariantConfig(value: unknown): PickerVariantConfig | undefined {
+  return readVariantMeasurementConfig(value);
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The shop document (JSON text or parsed), or undefined when it does not have the shape above. */
+export function readShopConfig(value: unknown): PickerShopConfig | undefined {
+  let doc = value;
+  if (typeof value === 'string') {
+    try {
+      doc = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!isRecord(doc) || doc['version'] !== 1) return undefined;
+  const labels = doc['labels'];
+  const ok =
+    typeof doc['defaultLocale'] === 'string' &&
+    typeof doc['currency'] === 'string' &&
+    (doc['pricingMode'] === 'function' || doc['pricingMode'] === 'base_units') &&
+    isRecord(labels) &&
+    Object.values(labels).every((set) => isRecord(set) && Object.values(set).every((v) => typeof v === 'string'));
+  return ok ? (doc as unknown as PickerShopConfig) : undefined;
+}
