@@ -94,9 +94,11 @@ async function connectCoffeeShop(
       await fake.webhooks.settled();
       await running.server().services.inbox.drainNow();
       await running.server().services.projection.drainNow();
+      await running.server().services.metafields.drainNow();
       const { rows } = await db.query<{ waiting: string }>(
         `SELECT (SELECT count(*) FROM platform_events WHERE shop_id = $1 AND status = 'pending')
-              + (SELECT count(*) FROM projection_outbox WHERE shop_id = $1) AS waiting`,
+              + (SELECT count(*) FROM projection_outbox WHERE shop_id = $1)
+              + (SELECT count(*) FROM metafield_outbox WHERE shop_id = $1 AND failed_at IS NULL) AS waiting`,
         [shopId],
       );
       if (Number(rows[0]!.waiting) === 0 && fake.webhooks.pending.length === 0) return;
@@ -104,10 +106,12 @@ async function connectCoffeeShop(
         shopId,
       ]);
       await db.query('UPDATE projection_outbox SET next_attempt_at = now() WHERE shop_id = $1', [shopId]);
+      await db.query('UPDATE metafield_outbox SET next_attempt_at = now() WHERE shop_id = $1', [shopId]);
     }
     const { rows } = await db.query(
       `SELECT 'event' AS what, topic AS name, last_error FROM platform_events WHERE shop_id = $1 AND status = 'pending'
-       UNION ALL SELECT 'push', variant_id, last_error FROM projection_outbox WHERE shop_id = $1`,
+       UNION ALL SELECT 'push', variant_id, last_error FROM projection_outbox WHERE shop_id = $1
+       UNION ALL SELECT 'metafield', owner_id, last_error FROM metafield_outbox WHERE shop_id = $1 AND failed_at IS NULL`,
       [shopId],
     );
     throw new Error(`the Shopify shop did not settle: ${JSON.stringify(rows)}`);
@@ -127,6 +131,8 @@ async function connectCoffeeShop(
     fake,
     shopId,
     domain: shop.domain,
+    /** The import file's shop, to import it again with changes (as the admin's saves do). */
+    importShop: shop,
     apiKey,
     settle,
     total,

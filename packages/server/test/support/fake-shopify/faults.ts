@@ -10,6 +10,7 @@ export class FaultPlan {
   private errors: { remaining: number; status: number }[] = [];
   private throttled = 0;
   private inventoryWriteHooks: InventoryWriteHook[] = [];
+  private metafieldRefusals: { remaining: number; code: string; message: string }[] = [];
 
   /** The next `n` matching requests are applied, then their socket is destroyed: the client never hears back. */
   loseAnswers(n: number, options: { operation?: string } = {}): void {
@@ -29,6 +30,21 @@ export class FaultPlan {
   /** Runs before the next inventorySetQuantities is applied (e.g. the merchant changes stock between read and write). */
   onNextInventoryWrite(fn: InventoryWriteHook): void {
     this.inventoryWriteHooks.push(fn);
+  }
+
+  /**
+   * The next `n` metafield inputs of metafieldsSet get this user error (each refusal fails its
+   * whole call, as Shopify's atomic mutation does), e.g. `refuseMetafields(1, 'INVALID_VALUE')`.
+   */
+  refuseMetafields(n: number, code = 'INVALID_VALUE', message = 'Value is invalid.'): void {
+    this.metafieldRefusals.push({ remaining: n, code, message });
+  }
+
+  takeMetafieldRefusal(): { code: string; message: string } | undefined {
+    const next = this.metafieldRefusals.find((r) => r.remaining > 0);
+    if (!next) return undefined;
+    next.remaining -= 1;
+    return { code: next.code, message: next.message };
   }
 
   takeServerError(): number | undefined {

@@ -6,7 +6,9 @@ import { LeakyBucket } from './bucket.js';
 import { FaultPlan } from './faults.js';
 import { inventoryLevelPayload } from './payloads.js';
 import { type CallRecord, createFakeShopifyServer, type InvalidQuery } from './server.js';
+import { gid } from './gid.js';
 import { FakeStore } from './state.js';
+import { SHOP_NUMBER } from './views.js';
 import { type HeaderFamily, WebhookDispatcher, webhookSignature } from './webhooks.js';
 
 /**
@@ -159,6 +161,20 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       return variant ? store.level(variant.inventoryItemId, locationId)?.available : undefined;
     },
     ...actions,
+    /** What `shop.features.cartTransform.eligibleOperations` answers from now on (a Plus store: `{ updateOperation: true }`). */
+    setCartTransformEligibility(operations: Partial<FakeStore['cartTransform']>) {
+      Object.assign(store.cartTransform, operations);
+    },
+    /**
+     * The value of a metafield as Shopify holds it (json parsed), or undefined; `owner` is a
+     * variant id or `'shop'`, `namespace` as the app wrote it (`$app:tare`).
+     */
+    metafield(owner: string, namespace: string, key: string): unknown {
+      const ownerId = owner === 'shop' ? gid('Shop', SHOP_NUMBER) : gid('ProductVariant', owner);
+      const metafield = store.metafield(ownerId, namespace, key);
+      if (!metafield) return undefined;
+      return metafield.type === 'json' ? JSON.parse(metafield.value) : metafield.value;
+    },
 
     webhooks,
     /** Where every topic is delivered besides the subscriptions (also the compliance topics). */

@@ -15,6 +15,8 @@ import { actualCost, requestedCost, SINGLE_QUERY_MAX_COST } from './cost.js';
 import type { FaultPlan } from './faults.js';
 import type { FakeContext } from './resolvers/context.js';
 import { inventoryMutations } from './resolvers/inventory.js';
+import { metafieldMutations } from './resolvers/metafields.js';
+import { productVariantMutations } from './resolvers/product-variants.js';
 import { orderEditMutations } from './resolvers/order-edit.js';
 import { queryRoot } from './resolvers/query.js';
 import { webhookSubscriptionMutations } from './resolvers/webhook-subscriptions.js';
@@ -204,6 +206,8 @@ export function createFakeShopifyServer(deps: ServerDeps): Server {
       ...inventoryMutations(context),
       ...orderEditMutations(context),
       ...webhookSubscriptionMutations(context),
+      ...metafieldMutations(context),
+      ...productVariantMutations(context),
     };
     const result = await execute({
       schema: deps.schema,

@@ -26,6 +26,30 @@ export interface FakeVariant {
   inventoryItemId: string;
   createdAt: number;
   updatedAt: number;
+  /** Set by productVariantsBulkUpdate; absent until then. */
+  compareAtPrice?: string | null;
+  showUnitPrice?: boolean;
+  unitPriceMeasurement?: FakeUnitPriceMeasurement | null;
+}
+
+export interface FakeUnitPriceMeasurement {
+  quantityValue: number;
+  quantityUnit: string | null;
+  referenceValue: number;
+  referenceUnit: string | null;
+}
+
+/** A metafield as Shopify keeps it: `namespace` fully qualified (`$app:tare` → `app--{appId}--tare`). */
+export interface FakeMetafield {
+  id: string;
+  /** The owner's gid (`gid://shopify/ProductVariant/2001`, `gid://shopify/Shop/1`). */
+  ownerId: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  createdAt: number;
+  updatedAt: number;
 }
 
 /** A stocked item at a location. `committed` holds units of unfulfilled orders (on_hand = available + committed). */
@@ -153,6 +177,12 @@ export class FakeStore {
   readonly orderEdits = new Map<string, FakeOrderEdit>();
   readonly webhookSubscriptions = new Map<string, FakeWebhookSubscription>();
   readonly idempotency = new Map<string, IdempotencyRecord>();
+  /** By `${ownerId}|${namespace}|${key}`. */
+  readonly metafields = new Map<string, FakeMetafield>();
+  /** What `shop.features.cartTransform.eligibleOperations` answers: a standard plan cannot update lines. */
+  cartTransform = { expandOperation: true, mergeOperation: true, updateOperation: false };
+  /** The calling app's API client id, which its `$app` namespaces resolve to. */
+  readonly appId = '3141592';
   private counter = 900_000_000;
   private orderNumber = 1000;
   levelListener: LevelListener = () => {};
@@ -205,6 +235,16 @@ export class FakeStore {
     if (!variant) throw new Error(`The fake Shopify has no variant ${variantId}`);
     if (!this.locations.has(locationId)) throw new Error(`The fake Shopify has no location ${locationId}`);
     return this.stock(variant.inventoryItemId, locationId);
+  }
+
+  /** `$app` and `$app:x` as Shopify resolves them for the calling app; other namespaces as given. */
+  qualifiedNamespace(namespace: string): string {
+    if (namespace === '$app') return `app--${this.appId}`;
+    return namespace.startsWith('$app:') ? `app--${this.appId}--${namespace.slice(5)}` : namespace;
+  }
+
+  metafield(ownerId: string, namespace: string, key: string): FakeMetafield | undefined {
+    return this.metafields.get(`${ownerId}|${this.qualifiedNamespace(namespace)}|${key}`);
   }
 
   touchOrder(order: FakeOrder): void {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { connection, type PageArgs } from './connection.js';
 import { gid, inventoryLevelGid } from './gid.js';
 import type {
@@ -5,6 +6,7 @@ import type {
   FakeLevel,
   FakeLine,
   FakeLocation,
+  FakeMetafield,
   FakeOrder,
   FakeOrderEdit,
   FakeProduct,
@@ -99,6 +101,13 @@ export function variantView(store: FakeStore, variant: FakeVariant) {
     displayName: `${product.title} - ${variant.title}`,
     sku: variant.sku,
     price: variant.price,
+    compareAtPrice: variant.compareAtPrice ?? null,
+    showUnitPrice: variant.showUnitPrice ?? false,
+    unitPriceMeasurement: variant.unitPriceMeasurement ?? null,
+    metafield: ({ namespace, key }: { namespace?: string | null; key: string }) => {
+      const metafield = store.metafield(gid('ProductVariant', variant.id), namespace ?? '$app', key);
+      return metafield ? metafieldView(store, metafield) : null;
+    },
     inventoryQuantity: [...store.levels.values()]
       .filter((l) => l.inventoryItemId === variant.inventoryItemId)
       .reduce((sum, l) => sum + l.available, 0),
@@ -310,4 +319,39 @@ export function webhookSubscriptionView(subscription: FakeWebhookSubscription) {
 export function mapConnection<T, U>(page: ReturnType<typeof connection<T>>, toView: (item: T) => U) {
   const edges = page.edges.map((e) => ({ cursor: e.cursor, node: toView(e.node) }));
   return { edges, nodes: edges.map((e) => e.node), pageInfo: page.pageInfo };
+}
+
+/** The shop's number in its gid (`gid://shopify/Shop/1`): the fake has one shop. */
+export const SHOP_NUMBER = '1';
+
+export function shopView(store: FakeStore) {
+  return {
+    __typename: 'Shop',
+    id: gid('Shop', SHOP_NUMBER),
+    name: store.shop.name,
+    myshopifyDomain: store.shop.domain,
+    currencyCode: store.shop.currency,
+    features: { cartTransform: { eligibleOperations: { ...store.cartTransform } } },
+    metafield: ({ namespace, key }: { namespace?: string | null; key: string }) => {
+      const metafield = store.metafield(gid('Shop', SHOP_NUMBER), namespace ?? '$app', key);
+      return metafield ? metafieldView(store, metafield) : null;
+    },
+  };
+}
+
+export function metafieldView(_store: FakeStore, metafield: FakeMetafield) {
+  return {
+    __typename: 'Metafield',
+    id: gid('Metafield', metafield.id),
+    legacyResourceId: metafield.id,
+    namespace: metafield.namespace,
+    key: metafield.key,
+    type: metafield.type,
+    value: metafield.value,
+    jsonValue: () => (metafield.type === 'json' ? JSON.parse(metafield.value) : metafield.value),
+    compareDigest: createHash('sha256').update(metafield.value).digest('hex'),
+    ownerType: metafield.ownerId.includes('/ProductVariant/') ? 'PRODUCTVARIANT' : 'SHOP',
+    createdAt: iso(metafield.createdAt),
+    updatedAt: iso(metafield.updatedAt),
+  };
 }

@@ -13,6 +13,7 @@ import {
   orderView,
   productView,
   refundView,
+  shopView,
   variantView,
   webhookSubscriptionView,
 } from '../views.js';
@@ -110,13 +111,7 @@ export function queryRoot(context: FakeContext) {
   return {
     node: ({ id }: { id: string }) => nodeById(store, id),
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => nodeById(store, id)),
-    shop: () => ({
-      __typename: 'Shop',
-      id: 'gid://shopify/Shop/1',
-      name: store.shop.name,
-      myshopifyDomain: store.shop.domain,
-      currencyCode: store.shop.currency,
-    }),
+    shop: () => shopView(store),
     location: ({ id }: { id?: string | null }) => {
       const location = id ? store.locations.get(parseGid(id, 'Location') ?? '') : store.locations.values().next().value;
       return location ? locationView(store, location) : null;
