@@ -67,6 +67,12 @@ describe('bin/tare.js', () => {
       expect(await run(bin, ['--version'])).toEqual({ code: 0, stdout: `tare ${version}\n`, stderr: '' });
       // Whole milliseconds: a file system keeps nanoseconds, and mtimeMs can read 473.999 for 474.
       expect(Math.round(statSync(bundle).mtimeMs)).toBeGreaterThanOrEqual(saved.getTime());
+
+      // The checkout function is bundled too (tare shopify run-function): its sources count.
+      const functionSaved = new Date(statSync(bundle).mtimeMs + 60_000);
+      await utimes(join(root, 'extensions/cart-transform/src/cart_transform_run.ts'), functionSaved, functionSaved);
+      expect(await run(bin, ['--version'])).toEqual({ code: 0, stdout: `tare ${version}\n`, stderr: '' });
+      expect(Math.round(statSync(bundle).mtimeMs)).toBeGreaterThanOrEqual(functionSaved.getTime());
     },
     SLOW,
   );
