@@ -88,11 +88,17 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
     expect(await platformCommand(run.ctx, args)).toBe(0);
     expect(run.out).toEqual([
       `${domain} connected to ${store} ("show-${shopId}", ${endpoint}); credentials checked and sealed with key ${key.id}`,
+      'pricing mode: base_units (the store cannot update lines: variants are priced per unit measurement)',
+      "storefront metafields: every measured variant's and the shop's are queued for Shopify",
     ]);
-    expect(shopify.calls.map((c) => [c.rootFields, c.status])).toEqual([[['shop'], 'ok']]);
+    // The check, then the shop's Cart Transform eligible operations (the pricing mode).
+    expect(shopify.calls.map((c) => [c.operationName, c.status])).toEqual([
+      ['VerifyConnection', 'ok'],
+      ['CartTransformEligibility', 'ok'],
+    ]);
     expect(run.changes()).toBe(1);
     expect(await platformCommand(run.ctx, args)).toBe(0);
-    expect(run.out[1]).toBe(
+    expect(run.out[3]).toBe(
       `${domain} is already connected to ${store} ("show-${shopId}") with these values; credentials checked, nothing changed`,
     );
 
@@ -110,8 +116,11 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
       `  sealed with    key ${key.id}`,
       expect.stringMatching(/^ {2}connected {6}\d{4}-\d\d-\d\dT/),
       expect.stringMatching(/^ {2}verified {7}\d{4}-\d\d-\d\dT/),
+      '  pricing mode   base_units',
       '  inbox          0 waiting, 0 failed and parked',
       '  outbox         0 level(s) waiting',
+      // The three variants' and the shop's storefront metafields (no server runs their writer here).
+      '  metafields     4 write(s) waiting, 0 refused by Shopify',
     ]);
     const json = context();
     await platformCommand(json.ctx, ['show', '--shop', domain, '--json']);
@@ -119,9 +128,16 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
     expect(report).toMatchObject({
       shop: domain,
       platform: 'shopify',
-      shopify: { store, status: 'active', accessToken: 'shpat_…e1f0', clientSecret: 'shpss_…8f90' },
+      shopify: {
+        store,
+        status: 'active',
+        accessToken: 'shpat_…e1f0',
+        clientSecret: 'shpss_…8f90',
+        pricingMode: 'base_units',
+      },
       inbox: { pending: 0, parked: 0 },
       outbox: { pending: 0 },
+      metafields: { pending: 4, failed: 0 },
     });
     for (const printed of [...show.out, ...json.out, ...run.out]) {
       expect(printed).not.toContain(TOKEN);
