@@ -51,9 +51,10 @@ export interface LineUpdate {
 
 export function cartTransformRun(input: CartTransformRunInput): CartTransformRunResult {
   const mode = pricingMode(input.shop?.metafield?.value);
+  const configs = variantConfigs();
   const operations: LineUpdate[] = [];
   for (const line of input.cart.lines) {
-    const amount = measuredLinePrice(line, mode);
+    const amount = measuredLinePrice(line, mode, configs);
     if (amount !== undefined) {
       operations.push({
         lineUpdate: { cartLineId: line.id, price: { adjustment: { fixedPricePerUnit: { amount } } } },
@@ -74,9 +75,13 @@ export function cartTransformRun(input: CartTransformRunInput): CartTransformRun
  * In base-unit mode the picker adds lines of one unit measurement each, which that leaves alone.
  * @example measuredLinePrice(line of 1.25 kg at 24.00 per kg, 'function') // '30.00'
  */
-export function measuredLinePrice(line: CartTransformLine, mode: PricingMode): string | undefined {
-  const config = readVariantMeasurementConfig(line.merchandise.metafield?.value);
-  if (!config || onlineStoreIssues(config).length > 0) return undefined;
+export function measuredLinePrice(
+  line: CartTransformLine,
+  mode: PricingMode,
+  configs = variantConfigs(),
+): string | undefined {
+  const config = configs(line.merchandise.metafield?.value);
+  if (!config) return undefined;
   const measure = allowedMeasure(line, config);
   if (measure === undefined) return undefined;
   const own = line.cost.amountPerQuantity;
@@ -88,6 +93,22 @@ export function measuredLinePrice(line: CartTransformLine, mode: PricingMode): s
   } catch {
     return undefined; // a preset price or currency in the metafield that cannot be read
   }
+}
+
+/**
+ * Reads a variant metafield into a configuration whose settings can be offered (else undefined),
+ * once per distinct value: a cart's lines of one variant share it, and the function's
+ * instruction budget is per cart (11 million).
+ */
+function variantConfigs(): (value: string | undefined) => VariantMeasurementConfig | undefined {
+  const read = new Map<string | undefined, VariantMeasurementConfig | undefined>();
+  return (value) => {
+    if (!read.has(value)) {
+      const config = readVariantMeasurementConfig(value);
+      read.set(value, config && onlineStoreIssues(config).length === 0 ? config : undefined);
+    }
+    return read.get(value);
+  };
 }
 
 /** The line's measure when its `_svc_data` is valid, allowed by the rules and bookable. */
