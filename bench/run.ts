@@ -6,7 +6,8 @@
 // figures in the README), BENCH_INVENTORY_SECONDS and BENCH_PG_URL (see bench/inventory.ts),
 // BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts), BENCH_ONLY=pglite
 // (PGlite under mixed load and its first start, bench/pglite-mixed.ts; BENCH_PGLITE_SECONDS),
-// BENCH_ONLY=reads (reads on PostgreSQL and PGlite, printed only; bench/reads.ts; BENCH_READS_*).
+// BENCH_ONLY=reads (reads on PostgreSQL and PGlite, printed only; bench/reads.ts; BENCH_READS_*),
+// BENCH_ONLY=function (the checkout function's time per cart, bench/cart-transform.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
+import { benchCartTransform, FUNCTION_HEADING, functionTable } from './cart-transform.js';
 import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
 import { benchPglite, PGLITE_HEADING, pgliteTable } from './pglite-mixed.js';
@@ -41,8 +43,10 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && !['inventory', 'events', 'shopify', 'pglite', 'reads'].includes(ONLY))
-  throw new Error(`BENCH_ONLY must be 'inventory', 'events', 'shopify', 'pglite', 'reads' or unset, got '${ONLY}'`);
+if (ONLY !== '' && !['inventory', 'events', 'shopify', 'pglite', 'reads', 'function'].includes(ONLY))
+  throw new Error(
+    `BENCH_ONLY must be 'inventory', 'events', 'shopify', 'pglite', 'reads', 'function' or unset, got '${ONLY}'`,
+  );
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -200,9 +204,23 @@ async function mainScale(): Promise<void> {
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
 }
 
+/** The checkout function per cart against a no-op function (bench/cart-transform.ts), into the README. */
+function mainFunction(): void {
+  log('checkout function: carts of 1, 10 and 100 measured lines, with the JIT and --jitless');
+  const markdown = functionTable(benchCartTransform());
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const block =
+    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · the esbuild bundle in process, median of 7 ` +
+    `alternating batches of ~20 ms; Shopify allows a function 11 million Wasm instructions (QuickJS)\n\n${markdown}`;
+  updateReadmeSubsection(path.join(ROOT, 'bench/README.md'), FUNCTION_HEADING, block);
+  console.log(`\n${markdown}\n`);
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--scale')) return mainScale();
   if (ONLY === 'shopify') return mainShopify();
+  if (ONLY === 'function') return mainFunction();
   if (ONLY === 'reads') {
     // Printed only: a partial run of reads leaves the README to the full run.
     execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
@@ -257,6 +275,7 @@ async function main(): Promise<void> {
   }
   // Reads on both stores (bench/reads.ts) in a full run, after the other parts.
   const readsBoth = reads ? await readStores(readme) : undefined;
+  if (reads) mainFunction();
   const missed = [
     ...(reads?.missed ?? []),
     ...(readsBoth?.missed ?? []),
