@@ -54,6 +54,11 @@ export async function bundle({ clean = false, stamp } = {}) {
   await put(new URL('pglite-worker.mjs', dist).pathname, await readFile(new URL('src/store/pglite-worker.mjs', root)));
   // The admin's templates and assets sit in web/ beside the module that reads them: beside the bundle.
   await cp(new URL('src/admin/web/', root), new URL('web/', dist), { recursive: true, force: true });
+  // So do the sandbox storefront's views and styles.
+  await cp(new URL('src/http/routes/storefront/storefront-web/', root), new URL('storefront-web/', dist), {
+    recursive: true,
+    force: true,
+  });
   const last = (file) => (file.path === entry ? 2 : file.path === `${entry}.map` ? 1 : 0);
   for (const file of [...result.outputFiles].sort((a, b) => last(a) - last(b))) await put(file.path, file.contents);
   // Rounded up: file times are finer than the milliseconds a Date holds.

@@ -13,7 +13,11 @@ export const DEMO_CATALOG: ImportDocument = {
       currency: 'USD',
       defaultLocale: 'en',
       addonActive: true,
-      settings: { mergeMatchingLineItems: true, rateLimit: { enabled: true, requestsPerMinute: 600 } },
+      settings: {
+        mergeMatchingLineItems: true,
+        rateLimit: { enabled: true, requestsPerMinute: 600 },
+        storefront: { enabled: true },
+      },
       labels: { fr: { unitPrice: 'Prix unitaire', unitPrice_weight_value_kg: '{Price}/{Quantity}' } },
       locations: [{ id: '70001', name: 'Main store' }],
       products: [

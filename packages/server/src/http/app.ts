@@ -34,6 +34,8 @@ import { orderRoutes } from './routes/orders.js';
 import { registerMetrics } from './routes/metrics.js';
 import { productRoute } from './routes/products.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { storefrontRoutes } from './routes/storefront/storefront-routes.js';
+import { createSandboxStorefront } from '../services/sandbox-storefront.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
@@ -103,6 +105,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   // The merchant admin (PRODUCT.md §17): staff sessions and HTML forms, not API keys.
   await app.register(adminApp(deps));
+  // The sandbox storefront (PRODUCT.md §18) is a shop's public face: no API key, as on Shopify.
+  if (deps.sandbox) {
+    const storefront = createSandboxStorefront({ db: deps.db, sandboxShop: deps.sandboxShop });
+    await app.register(storefrontRoutes({ storefront }));
+  }
   // The API and the sandbox shop share one authentication and one rate-limit budget per key.
   await app.register(async (authenticated) => {
     registerAuthentication(authenticated, { ...deps, failureBudget });

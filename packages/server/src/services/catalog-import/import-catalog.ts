@@ -128,6 +128,7 @@ async function importShop(
     mergeMatchingLineItems: shop.settings?.mergeMatchingLineItems,
     rateLimit: shop.settings?.rateLimit,
     platformStockChanges: shop.settings?.platformStockChanges,
+    storefrontEnabled: shop.settings?.storefront?.enabled,
   });
   let changes = changed ? 1 : 0;
   const products = shop.products ?? [];

@@ -129,6 +129,8 @@ const Shop = Type.Object(
               closed,
             ),
           ),
+          // The sandbox storefront (PRODUCT.md §18): served for a sandbox shop that enables it.
+          storefront: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()) }, closed)),
         },
         closed,
       ),

@@ -15,6 +15,8 @@ export interface Shop {
   platformStockChanges: PlatformStockChanges;
   /** Where the shop sells: `shopify` once it is connected to a store (§16), `local` until then. */
   platform: PlatformKind;
+  /** Whether the sandbox storefront is served for the shop (PRODUCT.md §18; a sandbox shop only). */
+  storefrontEnabled: boolean;
 }
 
 export type PlatformStockChanges = 'adopt' | 'override';
@@ -30,10 +32,11 @@ interface ShopRow {
   rate_limit_per_minute: number;
   platform_stock_changes: PlatformStockChanges;
   platform: PlatformKind;
+  storefront_enabled: boolean;
 }
 
 const COLUMNS = `id, domain, currency, default_locale, addon_active, merge_matching_line_items,
-  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes, platform`;
+  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes, platform, storefront_enabled`;
 
 function toShop(row: ShopRow): Shop {
   return {
@@ -46,6 +49,7 @@ function toShop(row: ShopRow): Shop {
     rateLimit: { enabled: row.rate_limit_enabled, requestsPerMinute: row.rate_limit_per_minute },
     platformStockChanges: row.platform_stock_changes,
     platform: row.platform,
+    storefrontEnabled: row.storefront_enabled,
   };
 }
 
@@ -68,6 +72,7 @@ export interface ShopInput {
   mergeMatchingLineItems?: boolean;
   rateLimit?: { enabled?: boolean; requestsPerMinute?: number };
   platformStockChanges?: PlatformStockChanges;
+  storefrontEnabled?: boolean;
 }
 
 /**
@@ -77,9 +82,10 @@ export interface ShopInput {
 export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: string; changed: boolean }> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO shops (domain, currency, default_locale, addon_active, merge_matching_line_items,
-       rate_limit_enabled, rate_limit_per_minute, platform_stock_changes)
+       rate_limit_enabled, rate_limit_per_minute, platform_stock_changes, storefront_enabled)
      VALUES ($1, $2, COALESCE($3::text, 'en'), COALESCE($4::boolean, false), $5::boolean,
-       COALESCE($6::boolean, true), COALESCE($7::integer, 600), COALESCE($8::text, 'adopt'))
+       COALESCE($6::boolean, true), COALESCE($7::integer, 600), COALESCE($8::text, 'adopt'),
+       COALESCE($9::boolean, false))
      ON CONFLICT (domain) DO UPDATE SET
        currency = EXCLUDED.currency,
        default_locale = COALESCE($3::text, shops.default_locale),
@@ -88,13 +94,15 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
        rate_limit_enabled = COALESCE($6::boolean, shops.rate_limit_enabled),
        rate_limit_per_minute = COALESCE($7::integer, shops.rate_limit_per_minute),
        platform_stock_changes = COALESCE($8::text, shops.platform_stock_changes),
+       storefront_enabled = COALESCE($9::boolean, shops.storefront_enabled),
        updated_at = now()
      WHERE (shops.currency, shops.default_locale, shops.addon_active, shops.merge_matching_line_items,
-            shops.rate_limit_enabled, shops.rate_limit_per_minute, shops.platform_stock_changes)
+            shops.rate_limit_enabled, shops.rate_limit_per_minute, shops.platform_stock_changes,
+            shops.storefront_enabled)
        IS DISTINCT FROM (EXCLUDED.currency, COALESCE($3::text, shops.default_locale),
             COALESCE($4::boolean, shops.addon_active), COALESCE($5::boolean, shops.merge_matching_line_items),
             COALESCE($6::boolean, shops.rate_limit_enabled), COALESCE($7::integer, shops.rate_limit_per_minute),
-            COALESCE($8::text, shops.platform_stock_changes))
+            COALESCE($8::text, shops.platform_stock_changes), COALESCE($9::boolean, shops.storefront_enabled))
      RETURNING id`,
     [
       shop.domain,
@@ -105,6 +113,7 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
       shop.rateLimit?.enabled ?? null,
       shop.rateLimit?.requestsPerMinute ?? null,
       shop.platformStockChanges ?? null,
+      shop.storefrontEnabled ?? null,
     ],
   );
   if (rows[0]) return { id: rows[0].id, changed: true };

@@ -1,0 +1,66 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../../errors.js';
+import type { SandboxStorefront } from '../../../services/sandbox-storefront.js';
+import { storefrontCartRoutes } from './storefront-cart-routes.js';
+import { storefrontPageRoutes } from './storefront-page-routes.js';
+import { PICKER_ASSETS_DIR, STOREFRONT_WEB_DIR } from './storefront-render.js';
+
+/** The cart cookie's name, as Shopify's. */
+export const CART_COOKIE = 'cart';
+
+export type StorefrontRequest = FastifyRequest<{ Params: { domain: string } }>;
+
+/** The cart token the browser holds for this storefront, if any. */
+export const cartToken = (request: FastifyRequest): string | undefined => request.cookies[CART_COOKIE];
+
+/**
+ * Keeps the browser's cart: the cookie is scoped to the storefront, HttpOnly (only Tare reads it)
+ * and SameSite=Lax, so another site's form cannot check out or fill a visitor's cart.
+ */
+export function keepCart(request: StorefrontRequest, reply: FastifyReply, token: string | null): void {
+  const options = {
+    path: `/sandbox/storefront/${request.params.domain}/`,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+  };
+  if (token === null) reply.clearCookie(CART_COOKIE, options);
+  else if (cartToken(request) !== token) reply.setCookie(CART_COOKIE, token, { ...options, maxAge: 14 * 24 * 3600 });
+}
+
+/**
+ * /sandbox/storefront (PRODUCT.md §18): the sandbox shop as a Shopify storefront, for people and
+ * for the picker, without an API key: pages in HTML, the Ajax Cart API in Shopify's JSON shapes.
+ */
+export function storefrontRoutes(deps: { storefront: SandboxStorefront }) {
+  return async (app: FastifyInstance) => {
+    // Pages and Shopify's cart API, not Tare's API: kept out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
+    await app.register(fastifyCookie);
+    await app.register(fastifyFormbody, { bodyLimit: 1024 });
+    await app.register(fastifyStatic, {
+      root: [STOREFRONT_WEB_DIR, PICKER_ASSETS_DIR],
+      prefix: '/sandbox/storefront/assets/',
+      allowedPath: (path) => path === '/storefront.css' || path === '/tare-measure-picker.js',
+      maxAge: '1h',
+      index: false,
+      list: false,
+    });
+    // Shopify's Ajax API answers its errors as `{ status, message, description }`.
+    app.setErrorHandler((error, request, reply) => {
+      if (!(error instanceof AppError)) throw error;
+      if (!request.url.endsWith('.js')) throw error;
+      const details = error.details?.['errors'] as { path: string; message: string }[] | undefined;
+      const description = details?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? error.message;
+      const status = error.code === 'bad_request' ? 422 : error.status;
+      return reply.status(status).send({ status, message: 'Cart Error', description });
+    });
+    await app.register(storefrontCartRoutes(deps));
+    await app.register(storefrontPageRoutes(deps));
+  };
+}

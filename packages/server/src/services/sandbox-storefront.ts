@@ -1,0 +1,109 @@
+import type { SandboxCartAddBody, SandboxCartChangeBody, SandboxCart, SandboxOrder } from '@tare/contracts';
+import { AppError, errors } from '../errors.js';
+import {
+  listStorefrontProducts,
+  storefrontShopConfig,
+  storefrontVariants,
+} from '../platform/local/sandbox/storefront/storefront-catalog.js';
+import { type LineTitles, storefrontCart } from '../platform/local/sandbox/storefront/storefront-cart.js';
+import { platformOf } from '../platform/platform-of.js';
+import type { Db } from '../store/db.js';
+import { findProduct, findProductsByIds, findVariantsByIds } from '../store/repositories/catalog.js';
+import { findShopByDomain, type Shop } from '../store/repositories/shops.js';
+import type { SandboxShop } from './sandbox-shop.js';
+
+/** Where a shop's storefront lives: `/sandbox/storefront/{domain}/` (its Shopify `routes.root`). */
+export const storefrontRoot = (domain: string): string => `/sandbox/storefront/${domain}/`;
+
+/**
+ * The sandbox storefront (PRODUCT.md §18): a sandbox shop's product pages with the measure
+ * picker and Shopify's Ajax Cart API over its sandbox carts (§15), without an API key. It exists
+ * only for a shop on the embedded platform that enables it (`settings.storefront.enabled`); any
+ * other domain is as unknown (404). A cart token the shop does not know (none yet, or a cart
+ * checked out) is replaced by a new cart, as Shopify gives a new visitor a new cart.
+ */
+export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop }) {
+  const { db, sandboxShop } = deps;
+
+  async function shopAt(domain: string): Promise<Shop> {
+    const shop = await findShopByDomain(db, domain);
+    if (!shop || platformOf(shop) !== 'local' || !shop.storefrontEnabled) throw errors.notFound('storefront', domain);
+    return shop;
+  }
+
+  async function existingCart(shop: Shop, token: string | undefined): Promise<SandboxCart | undefined> {
+    if (token === undefined || !/^[A-Za-z0-9_-]{1,100}$/.test(token)) return undefined;
+    try {
+      return await sandboxShop.readCart(shop.id, token);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  async function cartOf(shop: Shop, token: string | undefined): Promise<SandboxCart> {
+    return (await existingCart(shop, token)) ?? sandboxShop.createCart(shop.id);
+  }
+
+  async function shown(shop: Shop, cart: SandboxCart) {
+    const ids = [...new Set(cart.items.map((item) => String(item.variant_id)))];
+    const variants = await findVariantsByIds(db, shop.id, ids);
+    const products = await findProductsByIds(db, shop.id, [...new Set([...variants.values()].map((v) => v.productId))]);
+    const titles: LineTitles = new Map(
+      [...variants.values()].map((v) => [
+        v.id,
+        { variantTitle: v.title, productTitle: products.get(v.productId)?.title ?? '' },
+      ]),
+    );
+    return storefrontCart(cart, titles, storefrontRoot(shop.domain));
+  }
+
+  return {
+    async frontPage(domain: string) {
+      const shop = await shopAt(domain);
+      return { shop, products: await listStorefrontProducts(db, shop.id) };
+    },
+
+    /** A product page: every variant's picker document, the one `?variant=` names selected (else the first). */
+    async productPage(domain: string, productId: string, variantId: string | undefined) {
+      const shop = await shopAt(domain);
+      const product = await findProduct(db, shop.id, productId);
+      if (!product) throw errors.notFound('product', productId);
+      const variants = await storefrontVariants(db, shop, product);
+      const selected = variants.find((v) => v.id === variantId) ?? variants[0];
+      if (!selected) throw errors.notFound('product', productId);
+      return { shop, product, variants, selected, shopConfig: await storefrontShopConfig(db, shop) };
+    },
+
+    async readCart(domain: string, token: string | undefined) {
+      const shop = await shopAt(domain);
+      const cart = await cartOf(shop, token);
+      return { token: cart.token, cart: await shown(shop, cart) };
+    },
+
+    /** `/cart/add.js`: answers the lines the items went to (merged lines with their whole quantity). */
+    async addToCart(domain: string, token: string | undefined, body: SandboxCartAddBody) {
+      const shop = await shopAt(domain);
+      const before = await cartOf(shop, token);
+      const quantities = new Map(before.items.map((item) => [item.key, item.quantity]));
+      const after = await shown(shop, await sandboxShop.addToCart(shop.id, before.token, body));
+      const items = after.items.filter((item) => quantities.get(item.key) !== item.quantity);
+      return { token: after.token, items };
+    },
+
+    async changeCart(domain: string, token: string | undefined, body: SandboxCartChangeBody) {
+      const shop = await shopAt(domain);
+      const cart = await cartOf(shop, token);
+      return { token: cart.token, cart: await shown(shop, await sandboxShop.changeCart(shop.id, cart.token, body)) };
+    },
+
+    /** Places the order as the sandbox's checkout does (the shop's first location); 422 when the cart is empty. */
+    async checkout(domain: string, token: string | undefined): Promise<SandboxOrder> {
+      const shop = await shopAt(domain);
+      const cart = await existingCart(shop, token);
+      if (!cart || cart.items.length === 0) throw new AppError('unprocessable', 'Your cart is empty.', null);
+      return (await sandboxShop.checkout(shop.id, cart.token, {})).order;
+    },
+  };
+}
+export type SandboxStorefront = ReturnType<typeof createSandboxStorefront>;
