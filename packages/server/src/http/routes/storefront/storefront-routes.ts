@@ -1,7 +1,8 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toIssues } from '../../../domain/validation.js';
 import { AppError } from '../../../errors.js';
 import type { SandboxStorefront } from '../../../services/sandbox-storefront.js';
 import { storefrontCartRoutes } from './storefront-cart-routes.js';
@@ -51,16 +52,35 @@ export function storefrontRoutes(deps: { storefront: SandboxStorefront }) {
       index: false,
       list: false,
     });
-    // Shopify's Ajax API answers its errors as `{ status, message, description }`.
-    app.setErrorHandler((error, request, reply) => {
-      if (!(error instanceof AppError)) throw error;
-      if (!request.url.endsWith('.js')) throw error;
-      const details = error.details?.['errors'] as { path: string; message: string }[] | undefined;
-      const description = details?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? error.message;
-      const status = error.code === 'bad_request' ? 422 : error.status;
-      return reply.status(status).send({ status, message: 'Cart Error', description });
+    // Shopify's Ajax API answers its errors as `{ status, message, description }`; pages answer their own.
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (!request.url.split('?')[0]!.endsWith('.js')) throw error;
+      const cartError = cartErrorOf(error);
+      if (!cartError) throw error;
+      return reply.status(cartError.status).send(cartError);
     });
     await app.register(storefrontCartRoutes(deps));
     await app.register(storefrontPageRoutes(deps));
   };
+}
+
+/**
+ * A client's mistake in Shopify's words: the cart refusing the items (422, each issue with its
+ * path), a body of the wrong shape (400), an unknown storefront (404). Anything else is left to
+ * the application's handler (a 5xx in Tare's envelope, logged).
+ */
+function cartErrorOf(error: FastifyError): { status: number; message: string; description: string } | undefined {
+  const describe = (issues: { path: string; message: string }[]) =>
+    issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
+  if (error instanceof AppError) {
+    if (error.status >= 500) return undefined;
+    const issues = error.details?.['errors'] as { path: string; message: string }[] | undefined;
+    const status = error.code === 'bad_request' ? 422 : error.status;
+    return { status, message: 'Cart Error', description: issues ? describe(issues) : error.message };
+  }
+  if (error.validation) {
+    return { status: 400, message: 'Bad Request', description: describe(toIssues(error.validation as never)) };
+  }
+  const status = error.statusCode ?? 500;
+  return status >= 400 && status < 500 ? { status, message: 'Bad Request', description: error.message } : undefined;
 }

@@ -1,0 +1,270 @@
+import { variantMeasurementConfig } from '@tare/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/main.js';
+import type { Db } from '../../src/store/db.js';
+import { testDrivers } from '../support/databases.js';
+import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
+import { svcData } from './support.js';
+
+// PRODUCT.md §18: the sandbox storefront, a sandbox shop's product pages and Shopify's Ajax Cart
+// API over its sandbox carts, without an API key.
+const storefrontShop = () => shopFixture({ settings: { mergeMatchingLineItems: true, storefront: { enabled: true } } });
+
+/** A browser of the storefront: keeps the `cart` cookie it is given, as a browser does. */
+function visitor(server: RunningServer, domain: string) {
+  let cookie: string | undefined;
+  const root = `/sandbox/storefront/${domain}/`;
+  const request = async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set('cookie', cookie);
+    const res = await call(server, `${root}${path}`, { ...init, headers });
+    const set = res.headers.get('set-cookie');
+    if (set) cookie = /Max-Age=0/.test(set) ? undefined : set.split(';')[0];
+    return res;
+  };
+  const json = (path: string, body: unknown) =>
+    request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return {
+    root,
+    request,
+    add: (items: unknown[]) => json('cart/add.js', { items }),
+    change: (key: string, quantity: number) => json('cart/change.js', { key, quantity }),
+    checkout: () =>
+      request('checkout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      }),
+    get cookie() {
+      return cookie;
+    },
+    set cookie(value) {
+      cookie = value;
+    },
+  };
+}
+
+const measured = (value: number) => ({
+  id: 2001,
+  quantity: 1,
+  properties: { _svc_data: svcData('weight', value, 'kg') },
+});
+
+describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
+  let db: Db;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    db = await create();
+    server = await startTestServer(db);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.close();
+  });
+
+  describe('happy', () => {
+    it('when 1.25 kg is added with cart/add.js, then the cart cookie holds a cart that cart.js shows priced 1.25 × 24.00, in Shopify’s shape', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+
+      const added = await browser.add([measured(1.25)]);
+      expect(added.status).toBe(200);
+      expect(browser.cookie).toMatch(/^cart=[0-9a-f]{32}$/);
+      expect(added.headers.get('set-cookie')).toMatch(/Path=\/sandbox\/storefront\/[^/]+\/; HttpOnly; SameSite=Lax/);
+      expect(added.body.items).toHaveLength(1);
+      expect(added.body.items[0]).toMatchObject({
+        id: 2001,
+        variant_id: 2001,
+        product_id: 1001,
+        quantity: 1,
+        price: 3000,
+        line_price: 3000,
+        final_line_price: 3000,
+        product_title: 'Coffee beans',
+        variant_title: 'Variant 2001',
+      });
+
+      const cart = await browser.request('cart.js');
+      expect(cart.status).toBe(200);
+      expect(cart.body).toMatchObject({
+        token: browser.cookie!.slice('cart='.length),
+        item_count: 1,
+        total_price: 3000,
+        original_total_price: 3000,
+        items_subtotal_price: 3000,
+        total_discount: 0,
+        currency: 'USD',
+      });
+      expect(cart.body.items[0].properties._svc_data).toBe(svcData('weight', 1.25, 'kg'));
+    });
+
+    it('when the same line is added again, then add.js answers the merged line and change.js sets or removes it', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+      await browser.add([measured(0.5)]);
+      const again = await browser.add([measured(0.5)]);
+      expect(again.body.items.map((i: any) => [i.quantity, i.line_price])).toEqual([[2, 2400]]);
+
+      const changed = await browser.change(again.body.items[0].key, 3);
+      expect(changed.status).toBe(200);
+      expect([changed.body.item_count, changed.body.total_price]).toEqual([3, 3600]);
+      const removed = await browser.change(again.body.items[0].key, 0);
+      expect([removed.body.items, removed.body.total_price]).toEqual([[], 0]);
+    });
+
+    it('when the customer checks out, then the order is placed at the measured price, the page shows it and the cart is gone', async () => {
+      const { domain, key } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+      await browser.add([measured(1.25)]);
+
+      const page = await browser.checkout();
+      expect(page.status).toBe(200);
+      expect(page.headers.get('set-cookie')).toMatch(/^cart=; Max-Age=0/);
+      const orderId = /data-order-id="(\d+)"/.exec(page.text)?.[1];
+      expect(page.text).toContain('$30.00');
+      const order = await call(server, `/sandbox/orders/${orderId}`, { key });
+      expect(order.body.order.line_items.map((l: any) => [l.quantity, l.price])).toEqual([[1, 3000]]);
+      expect((await browser.request('cart.js')).body.items).toEqual([]);
+    });
+
+    it('when a product page is opened, then it renders the picker with each variant’s metafield document and the shop’s labels, ?variant= selecting one', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+
+      const page = await browser.request('products/1001?variant=2002');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(page.text).toContain(`<tare-measure-picker variant-id="2002" root="/sandbox/storefront/${domain}/">`);
+      expect(page.text).toContain('<script src="/sandbox/storefront/assets/tare-measure-picker.js" defer></script>');
+      const variants = JSON.parse(/data-tare-variants>(.*?)<\/script>/.exec(page.text)![1]!);
+      const fixture = storefrontShop().products![0]!.variants[0]!;
+      expect(variants['2001']).toEqual(
+        variantMeasurementConfig({ ...fixture, measurementType: 'weight', settings: fixture.settings as never }, 'USD'),
+      );
+      const shop = JSON.parse(/data-tare-shop>(.*?)<\/script>/.exec(page.text)![1]!);
+      expect(shop).toMatchObject({ version: 1, defaultLocale: 'en', currency: 'USD', pricingMode: 'function' });
+      expect(shop.labels.fr.netWeight).toBe('Poids net');
+      expect(shop.labels.en.unitPrice_weight_value_kg).toBeDefined();
+
+      const unknownVariant = await browser.request('products/1001?variant=999');
+      expect(unknownVariant.text).toContain('<tare-measure-picker variant-id="2001"');
+      const script = await call(server, '/sandbox/storefront/assets/tare-measure-picker.js');
+      expect([script.status, script.headers.get('content-type')]).toEqual([
+        200,
+        'application/javascript; charset=utf-8',
+      ]);
+    });
+
+    it('when the shop’s catalog holds a product title with markup, then the pages show it as text', async () => {
+      const shop = storefrontShop();
+      shop.products![0]!.title = '</script><script>alert(1)</script>';
+      const { domain } = await seedShop(db, shop);
+      const page = await visitor(server, domain).request('products/1001');
+      expect(page.text).not.toContain('<script>alert(1)');
+      expect(page.text).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    });
+  });
+
+  describe('errors', () => {
+    it('when an item names an unknown variant or breaks the sandbox’s rules, then add.js is 422 in Shopify’s words and nothing is added', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+      await browser.add([measured(1)]);
+
+      const unknown = await browser.add([measured(1), { id: 9999, quantity: 1 }]);
+      expect(unknown.status).toBe(422);
+      expect(unknown.body).toEqual({
+        status: 422,
+        message: 'Cart Error',
+        description: "/items/1/id: no variant '9999' in this shop",
+      });
+      const inexact = await browser.add([measured(1.0000000001)]);
+      expect([inexact.status, inexact.body.description]).toEqual([
+        422,
+        expect.stringContaining('Tare cannot book this measurement'),
+      ]);
+      const malformed = await browser.add([{ id: 2001 }]);
+      expect(malformed.body).toEqual({
+        status: 400,
+        message: 'Bad Request',
+        description: expect.stringContaining('quantity'),
+      });
+      expect((await browser.request('cart.js')).body.item_count).toBe(1);
+    });
+
+    it('when the cart is empty, then Check out is 422 and places nothing', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const page = await visitor(server, domain).checkout();
+      expect(page.status).toBe(422);
+      expect(page.text).toContain('Your cart is empty.');
+    });
+
+    it('when a product or a storefront does not exist, then the page is 404', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      expect((await visitor(server, domain).request('products/4242')).status).toBe(404);
+      const nowhere = visitor(server, 'nowhere.example');
+      expect((await nowhere.request('')).status).toBe(404);
+      expect((await nowhere.request('cart.js')).body).toEqual({
+        status: 404,
+        message: 'Cart Error',
+        description: "No storefront with id 'nowhere.example' was found.",
+      });
+    });
+  });
+
+  describe('security', () => {
+    it('when a sandbox shop has not enabled its storefront, or sells on Shopify, then nothing of it is served', async () => {
+      const off = await seedShop(db, shopFixture());
+      const offline = visitor(server, off.domain);
+      for (const path of ['', 'products/1001', 'cart', 'cart.js'])
+        expect((await offline.request(path)).status).toBe(404);
+      expect((await offline.add([measured(1)])).status).toBe(404);
+
+      const shopify = await seedShop(db, storefrontShop());
+      await db.query("UPDATE shops SET platform = 'shopify' WHERE id = $1", [shopify.shopId]);
+      expect((await visitor(server, shopify.domain).request('products/1001')).status).toBe(404);
+    });
+
+    it('when the cookie holds another shop’s cart, then this storefront neither reads nor fills it: it starts a new cart', async () => {
+      const a = await seedShop(db, storefrontShop());
+      const b = await seedShop(db, storefrontShop());
+      const alice = visitor(server, a.domain);
+      await alice.add([measured(2)]);
+
+      const mallory = visitor(server, b.domain);
+      mallory.cookie = alice.cookie;
+      const cart = await mallory.request('cart.js');
+      expect(cart.body.items).toEqual([]);
+      expect(mallory.cookie).not.toBe(alice.cookie);
+      expect((await alice.request('cart.js')).body.total_price).toBe(4800);
+    });
+
+    it('when the sandbox is switched off, then the storefront does not exist', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const off = await startTestServer(db, { TARE_SANDBOX: 'off' });
+      try {
+        for (const path of [
+          `/sandbox/storefront/${domain}/`,
+          `/sandbox/storefront/${domain}/cart.js`,
+          '/sandbox/storefront/assets/tare-measure-picker.js',
+        ]) {
+          expect((await call(off, path)).status).toBe(404);
+        }
+      } finally {
+        await off.close();
+      }
+    });
+  });
+
+  it('when settings.storefront.enabled is imported again or left out, then nothing changes', async () => {
+    const shop = storefrontShop();
+    const { domain } = await seedShop(db, shop);
+    const { importCatalog } = await import('../../src/services/catalog-import/import-catalog.js');
+    const { createLocalGateway } = await import('../../src/platform/local/local-gateway.js');
+    const again = await importCatalog({ db, gateway: createLocalGateway() }, { shops: [shop] });
+    expect(again.shops[0]!.changes).toBe(0);
+    await importCatalog({ db, gateway: createLocalGateway() }, { shops: [{ ...shop, settings: {}, products: [] }] });
+    expect((await visitor(server, domain).request('')).status).toBe(200);
+  });
+});
