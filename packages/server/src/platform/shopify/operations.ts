@@ -74,7 +74,10 @@ export const SET_INVENTORY_QUANTITIES = /* GraphQL */ `
 
 /**
  * One order: its state, where its stock is taken, one page of its lines and the ids of its
- * refunds (their lines are read with REFUND_LINE_ITEMS, a connection each).
+ * refunds (their lines are read with REFUND_LINE_ITEMS, a connection each). Shopify deducts the
+ * requested cost before running a query (page size × a line's cost), so pages are sized for real
+ * orders (20 lines, 5 fulfillment orders) and a larger order is read page by page: 142 points
+ * requested instead of 337 for 50 lines (docs/shopify-query-costs.md).
  * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/order
  * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Order (createdAt, cancelledAt, closed,
  *   retailLocation, fulfillmentOrders, lineItems, refunds)
@@ -96,7 +99,7 @@ export const READ_ORDER = /* GraphQL */ `
       retailLocation {
         id
       }
-      fulfillmentOrders(first: 10) {
+      fulfillmentOrders(first: 5) {
         nodes {
           assignedLocation {
             location {
@@ -105,7 +108,7 @@ export const READ_ORDER = /* GraphQL */ `
           }
         }
       }
-      lineItems(first: 50, after: $lineItemsAfter) {
+      lineItems(first: 20, after: $lineItemsAfter) {
         nodes {
           id
           quantity
@@ -151,7 +154,7 @@ export const REFUND_LINE_ITEMS = /* GraphQL */ `
     node(id: $id) {
       ... on Refund {
         id
-        refundLineItems(first: 100, after: $after) {
+        refundLineItems(first: 20, after: $after) {
           nodes {
             lineItem {
               id
@@ -170,13 +173,14 @@ export const REFUND_LINE_ITEMS = /* GraphQL */ `
 `;
 
 /**
- * Ids of the orders matching a search (`updated_at:>=…`), least recently updated first.
+ * Ids of the orders matching a search (`updated_at:>=…`), least recently updated first, 100 a
+ * page (102 points requested; a poll usually finds a few orders).
  * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/orders (query, sortKey, first, after)
  * https://shopify.dev/docs/api/admin-graphql/2026-04/enums/OrderSortKeys (UPDATED_AT)
  */
 export const ORDERS_CHANGED_SINCE = /* GraphQL */ `
   query OrdersChangedSince($query: String, $after: String) {
-    orders(first: 250, after: $after, query: $query, sortKey: UPDATED_AT) {
+    orders(first: 100, after: $after, query: $query, sortKey: UPDATED_AT) {
       nodes {
         id
       }
