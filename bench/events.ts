@@ -313,6 +313,7 @@ function adjuster(db: Db, shopId: string) {
         locationId: LOCATION,
         entries: [{ variantId: id, value, unit: kind.unit, path: '/adjustments/0', field: 'delta' }],
         requestId,
+        actor: { type: 'api_key', id: 'bench' },
         idempotency: {
           shopId,
           key,

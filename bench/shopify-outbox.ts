@@ -218,6 +218,7 @@ async function adjust(bench: Bench, variants: string[]): Promise<void> {
         field: 'delta' as const,
       })),
       requestId,
+      actor: { type: 'api_key', id: 'bench' },
       idempotency: {
         shopId: bench.shopId,
         key,

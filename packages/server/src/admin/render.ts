@@ -1,3 +1,4 @@
+import type { Actor } from '../domain/actor.js';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,7 @@ export const UPLOT_DIR = dirname(createRequire(import.meta.url).resolve('uplot/d
 // templates use `<%~ %>` only for markup they built themselves.
 const eta = new Eta({ views: `${WEB_DIR}views`, autoEscape: true, cache: true });
 
-/** The prefix of the Idempotency-Key of every stock write made from an admin form. */
+/** The prefix of the Idempotency-Key of every stock write made from an admin form (never read back). */
 export const ADMIN_KEY_PREFIX = 'admin-';
 
 /** Pages may be framed by nobody, load scripts and styles from Tare only, and post only to Tare. */
@@ -72,6 +73,23 @@ export function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https' || first === 'https';
 }
 
+/** Who made a change, in words: the staff member's email, the API key, the import or the platform. */
+export function describeActor(actor: Actor | null | undefined): string {
+  switch (actor?.type) {
+    case 'staff':
+      // Edits made in the admin before actors were kept name no one.
+      return actor.email || 'Staff (admin)';
+    case 'api_key':
+      return `API key ${actor.id}`;
+    case 'import':
+      return 'Import';
+    case 'platform':
+      return 'Platform';
+    default:
+      return '—';
+  }
+}
+
 /** Dates as staff read them: `2026-04-01 09:30 UTC`; the <time> element carries the exact instant. */
 const format = {
   date(value: Date | null | undefined): string {
@@ -79,7 +97,7 @@ const format = {
     return `${value.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   },
   /** A ledger entry's cause in words: `Order 5001`, `Admin`, `API write sale-5001-line-9001`. */
-  cause(reference: InventoryLedgerEntry['reference'] | undefined): string {
+  cause(reference: InventoryLedgerEntry['reference'] | undefined, actor: Actor | null | undefined): string {
     if (!reference) return '—';
     const id = reference.id ?? '';
     switch (reference.type) {
@@ -92,8 +110,10 @@ const format = {
       case 'platform':
         return `Platform change ${id}`.trim();
       case 'idempotency_key':
-        // The admin's forms write with keys of their own (`admin-<form id>`).
-        return id.startsWith(ADMIN_KEY_PREFIX) ? 'Admin' : `API write ${id}`;
+        // Told apart by who made the write, never by its key (an API client chooses its keys).
+        if (actor?.type === 'staff') return 'Admin';
+        return actor?.type === 'api_key' ? `API write ${id}` : `Write ${id}`;
     }
   },
+  actor: describeActor,
 };

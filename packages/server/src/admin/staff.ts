@@ -1,3 +1,4 @@
+import type { Actor } from '../domain/actor.js';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import type { StaffSession } from '../services/admin-sessions.js';
 import type { AdminContext } from './admin-app.js';
@@ -10,6 +11,11 @@ declare module 'fastify' {
     /** True when the request carried a session cookie that had ended (idle or too old). */
     staffSessionEnded?: boolean;
   }
+}
+
+/** The signed-in staff member as the ledger and the order history name them. */
+export function staffActor(staff: StaffSession): Extract<Actor, { type: 'staff' }> {
+  return { type: 'staff', id: staff.userId, email: staff.email };
 }
 
 export const SESSION_COOKIE = 'tare_admin_session';

@@ -100,6 +100,7 @@ describe.each(testDrivers())('a merchant’s journey in Chromium on $name', (dri
       '0',
       '1234.5',
       'Admin',
+      staff.email,
     ]);
     await page.waitForSelector('#level-chart[data-drawn="true"] canvas');
     await screenshot(page, `${driver.name}-journey-level`);

@@ -95,8 +95,9 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
     await server?.close();
     await db?.close();
   });
+  let staff: { email: string; password: string };
   beforeEach(async () => {
-    const staff = await staffWithPassword(db, shop.domain);
+    staff = await staffWithPassword(db, shop.domain);
     context = await browser.newContext();
     page = await context.newPage();
     // A title that ran as markup would open a dialog.
@@ -175,7 +176,7 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
     });
     const history = await page.locator('#history tbody tr').first().getByRole('cell').allTextContents();
     expect(history.slice(1)).toEqual([
-      'Staff (admin)',
+      staff.email,
       'Line 50011: measurement 1.5 kg',
       'no',
       'Cut heavier, as asked',
@@ -192,7 +193,7 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
       .locator('#ledger tbody tr', { hasText: 'Order 5001' })
       .getByRole('cell')
       .allTextContents();
-    expect(ledger.slice(1)).toEqual(['order_edit', '-0.5 kg', '10.25', '9.75', 'Order 5001']);
+    expect(ledger.slice(1)).toEqual(['order_edit', '-0.5 kg', '10.25', '9.75', 'Order 5001', staff.email]);
   });
 
   test('when a value is not a valid measurement, then the field is named in the API’s words and nothing changes', async () => {

@@ -64,6 +64,7 @@ describe.each(testDrivers())('The gateway contract on %s', (store) => {
           operation: 'adjustment',
           locationId: LOC,
           requestId: `contract-${randomUUID()}`,
+          actor: { type: 'api_key', id: 'contract-test' },
           entries: [{ variantId, value: kg, unit: 'kg', path: '/adjustments/0', field: 'delta' }],
         },
         JSON.stringify,

@@ -518,6 +518,7 @@ describe.each(testDrivers())('Idempotency of inventory writes on $name', ({ crea
         locationId: '70001',
         entries: [{ variantId: '2003', value: 1, unit: 'lb', path: '/adjustments/0', field: 'delta' }],
         requestId,
+        actor: { type: 'api_key', id: 'idempotency-test' },
         idempotency: {
           shopId,
           key: 'service-key',

@@ -516,6 +516,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
             operation: 'adjustment',
             locationId: '70001',
             requestId: `adjust-${i}`,
+            actor: { type: 'api_key', id: 'import-test' },
             entries: [{ variantId: ids[(i * 7) % ids.length]!, value: 0.25, unit: 'kg', path: '/adjustments/0' }],
           }),
         ),

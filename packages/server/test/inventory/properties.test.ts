@@ -154,6 +154,7 @@ describe.each(testDrivers())('inventory properties on $name', ({ name, create })
               locationId: LOCATION,
               entries,
               requestId: `req-${key}`,
+              actor: { type: 'api_key', id: 'property-test' },
               idempotency: {
                 shopId,
                 key,

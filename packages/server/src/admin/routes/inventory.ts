@@ -7,7 +7,7 @@ import { stockOf, stockOverview } from '../../services/inventory/stock-overview.
 import type { AdminContext } from '../admin-app.js';
 import { field, type FormTarget, formIssues } from '../forms.js';
 import { ADMIN_KEY_PREFIX, sendPage } from '../render.js';
-import { csrfTokenFor, requireStaff } from '../staff.js';
+import { csrfTokenFor, requireStaff, staffActor } from '../staff.js';
 
 const LEDGER_ROWS = 100;
 const NUMBER = /^-?\d+(\.\d+)?$/;
@@ -71,6 +71,7 @@ export function inventoryRoutes(ctx: AdminContext) {
       level: row.level,
       units: unitsOf(row.measurementType as never),
       entries,
+      actors: ledger.actors,
       history: JSON.stringify({ unit: row.level.quantity.unit, points: history }),
       notice: done && DONE[done],
       summary: state.summary,
@@ -101,6 +102,7 @@ export function inventoryRoutes(ctx: AdminContext) {
           // Parsed as the API parses JSON numbers; the writer makes it exact (decimal.js).
           entries: [{ variantId, value: Number(text), unit, path: '', field: name }],
           requestId: request.id,
+          actor: staffActor(staff),
           idempotency: {
             shopId: staff.shopId,
             key: `${ADMIN_KEY_PREFIX}${formId}`,

@@ -94,7 +94,7 @@ export function orderRoutes(deps: {
         const response = await deps.editOrder(
           {
             shopId,
-            keyId,
+            actor: { type: 'api_key', id: keyId },
             orderId: request.params.orderId,
             body: request.body,
             requestId: request.id,

@@ -1,3 +1,4 @@
+import { IMPORT } from '../../domain/actor.js';
 import type { ValidationIssue } from '@tare/contracts';
 import { Dec, decimalFromJson, toPlainString } from '../../domain/decimal.js';
 import { normalizeLocale } from '../../domain/labels.js';
@@ -335,6 +336,7 @@ async function importLevels(
       idempotencyKey: null,
       requestId: null,
       reference: { type: 'import', id: null },
+      actor: IMPORT,
     });
   const writes: { locationId: string; variantId: string; total: string; unit: string }[] = [];
   const changed = new Set<string>();

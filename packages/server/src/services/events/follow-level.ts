@@ -1,3 +1,4 @@
+import { PLATFORM } from '../../domain/actor.js';
 import { Dec } from '../../domain/decimal.js';
 import { splitForPlatform } from '../../domain/platform-split.js';
 import { convertForStorage } from '../../domain/units.js';
@@ -95,6 +96,7 @@ export async function followLevel(
       requestId: level.requestId,
       ledgerOperation: 'platform_adjustment',
       reference: { type: 'platform', id: level.cause },
+      actor: PLATFORM,
       platformMoves: new Map([[variantId, shown - (tare.platformAvailable ?? shown)]]),
     });
     return 'adopted';

@@ -1,3 +1,4 @@
+import { type Actor, PLATFORM } from '../../domain/actor.js';
 import { Dec } from '../../domain/decimal.js';
 import {
   type Booking,
@@ -30,6 +31,8 @@ export interface OrderSync {
   requestId: string;
   /** An order edit's key, kept on its ledger rows. */
   idempotency?: IdempotencyRequest;
+  /** Who changed the order: the platform (its events, the default) or whoever edited it through Tare. */
+  actor?: Actor;
   /** Names a variant's booking in errors (an order edit points at its edit); the order by default. */
   pathOf?: (variantId: string) => string;
   /** An import states the stock with its orders already taken off: record, never book. */
@@ -93,6 +96,7 @@ export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: O
         idempotency: sync.idempotency,
         ledgerOperation: group.operation,
         reference: group.reference,
+        actor: sync.actor ?? PLATFORM,
         platformMoves: group.platformMoves,
       });
       booked += entries.length;

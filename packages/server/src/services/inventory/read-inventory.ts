@@ -1,3 +1,4 @@
+import type { Actor } from '../../domain/actor.js';
 import type { InventoryLedgerEntry, InventoryLevel, PaginationMeta, ValidationIssue } from '@tare/contracts';
 import type { CursorCodec } from '../../domain/cursor.js';
 import { Dec, toJsonNumber } from '../../domain/decimal.js';
@@ -16,6 +17,11 @@ import {
 export interface LedgerPage {
   data: { entries: InventoryLedgerEntry[] };
   meta: PaginationMeta;
+  /**
+   * Who made each entry, by entry id: for the admin only, the API's ledger entries carry no
+   * actor (PRODUCT.md §13 lists their fields; decision in docs/decisions.md).
+   */
+  actors: Map<string, Actor | null>;
 }
 
 // The same answers as the inventory writes give for an unknown location or variant.
@@ -88,6 +94,7 @@ export function createInventoryReader(deps: { db: Db; cursors: CursorCodec }) {
       const hasPrev = direction === 'next' ? from !== undefined && first !== undefined : more;
       return {
         data: { entries: page.map(toApiEntry) },
+        actors: new Map(page.map((row) => [row.id, row.actor])),
         meta: {
           nextCursor: hasNext && last ? cursorAt(last, 'next') : null,
           prevCursor: hasPrev && first ? cursorAt(first, 'prev') : null,

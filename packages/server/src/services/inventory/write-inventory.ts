@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '@tare/contracts';
+import type { Actor } from '../../domain/actor.js';
 import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
 import { type InventoryOperation, planLevel } from '../../domain/inventory.js';
 import { exactQuantity } from '../../domain/quantity.js';
@@ -42,6 +43,8 @@ export interface InventoryWrite {
   ledgerOperation?: LedgerEntry['operation'];
   /** What caused the write; the idempotency key when not given. */
   reference?: LedgerReference;
+  /** Who asked for it (an API key, a staff member, the platform), kept on each ledger row. */
+  actor: Actor;
   /**
    * Whole units the platform moved by itself for this cause (a checkout took 2, a restock gave
    * 1 back), by variant: Tare's expectation of the platform follows them before projecting.
@@ -167,6 +170,7 @@ export async function applyInventoryWrite(
       idempotencyKey: write.idempotency?.key ?? null,
       requestId: write.requestId,
       reference,
+      actor: write.actor,
     });
     const moved = write.platformMoves?.get(level.variantId) ?? 0;
     projections.push({

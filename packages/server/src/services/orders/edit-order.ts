@@ -1,3 +1,5 @@
+import type { Actor } from '../../domain/actor.js';
+import { lineMeasure } from '../../domain/bookable-line.js';
 import {
   currencyDigits,
   lineUnitPrice,
@@ -23,8 +25,8 @@ import { lineVariantsOf } from './read-order.js';
 
 export interface OrderEdit {
   shopId: string;
-  /** The API key that asked; null when staff edit the order in the admin. */
-  keyId: string | null;
+  /** Who asked: an API key, or a staff member in the admin. */
+  actor: Extract<Actor, { type: 'api_key' | 'staff' }>;
   orderId: string;
   body: OrderEditBody;
   requestId: string;
@@ -117,7 +119,7 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   await insertOrderEdit(tx, {
     shopId,
     orderId,
-    apiKeyId: edit.keyId,
+    actor: edit.actor,
     requestId: edit.requestId,
     edits: body.edits,
     notifyCustomer: body.notifyCustomer ?? false,
@@ -128,7 +130,12 @@ async function apply(tx: Queryable, gateway: PlatformGateway, edit: OrderEdit) {
   plans.forEach((plan, i) => {
     for (const side of [plan.before, plan.after]) if (side.variantId) lastEdit.set(side.variantId, i);
   });
-  await syncOrder(tx, gateway, { ...sync, pathOf: (variantId) => `/edits/${lastEdit.get(variantId) ?? 0}` });
+  // The edit itself, booked as the editor's.
+  await syncOrder(tx, gateway, {
+    ...sync,
+    actor: edit.actor,
+    pathOf: (variantId) => `/edits/${lastEdit.get(variantId) ?? 0}`,
+  });
   const updated = await gateway.readOrder(tx, shopId, orderId);
   return {
     id: orderId,
@@ -213,6 +220,10 @@ function planEdit(
     unit: measurement.unit,
   };
   const after = { variantId, amount: consumption(quantity, value), unit };
+  // An edit that Tare could not book is refused here, naming the edit; an order's own line that
+  // it cannot book is skipped instead (sync-order.ts), since nobody is there to be told.
+  const bookable = variant ? lineMeasure({ value, unit }, quantity, variant) : { ok: true as const };
+  if (!bookable.ok) return void report('', bookable.detail);
   if (quantity === 0) return { current, change: { lineItemId: line.id, remove: true }, before, after };
   const svcData = withMeasurement(current.svcData, { type, value: toJsonNumber(value), unit });
   if (variant && svcData.unitMeasurement)

@@ -1,3 +1,4 @@
+import { actorColumns } from '../../domain/actor.js';
 import type { Queryable } from '../db.js';
 import type { LedgerEntry } from './inventory.js';
 
@@ -70,15 +71,16 @@ export async function writeLevels(
 export async function appendLedgerRows(db: Queryable, shopId: string, entries: LedgerEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const column = <K extends keyof LedgerEntry>(k: K) => entries.map((e) => e[k]);
+  const actors = entries.map((e) => actorColumns(e.actor));
   await db.query(
     `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id, reference_type, reference_id)
+       delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name)
      SELECT $1, e.location_id, e.variant_id, e.operation, e.before, e.after, e.delta, e.unit, e.idempotency_key,
-       e.request_id, e.reference_type, e.reference_id
+       e.request_id, e.reference_type, e.reference_id, e.actor_type, e.actor_id, e.actor_name
      FROM unnest($2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[], $8::text[],
-       $9::text[], $10::text[], $11::text[], $12::text[])
+       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
        WITH ORDINALITY AS e(location_id, variant_id, operation, before, after, delta, unit, idempotency_key,
-         request_id, reference_type, reference_id, n)
+         request_id, reference_type, reference_id, actor_type, actor_id, actor_name, n)
      ORDER BY e.n`,
     [
       shopId,
@@ -93,6 +95,9 @@ export async function appendLedgerRows(db: Queryable, shopId: string, entries: L
       column('requestId'),
       entries.map((e) => e.reference?.type ?? null),
       entries.map((e) => e.reference?.id ?? null),
+      actors.map((a) => a[0]),
+      actors.map((a) => a[1]),
+      actors.map((a) => a[2]),
     ],
   );
 }

@@ -1,3 +1,4 @@
+import { type Actor, actorFromColumns } from '../../domain/actor.js';
 import type { Queryable } from '../db.js';
 
 // Reads of stock (PRODUCT.md §13), apart from the write path's locking queries.
@@ -72,6 +73,8 @@ export interface LedgerRow {
   referenceId: string | null;
   requestId: string | null;
   createdAt: Date;
+  /** Who asked for the change; null for rows written before actors were kept. */
+  actor: Actor | null;
 }
 
 /**
@@ -105,10 +108,13 @@ export async function readLedgerPage(
     reference_id: string | null;
     request_id: string | null;
     created_at: Date;
+    actor_type: string | null;
+    actor_id: string | null;
+    actor_name: string | null;
   }>(
     `WITH page AS (
        SELECT id, operation, delta, quantity_before, quantity_after, unit, reference_type, reference_id,
-         request_id, created_at
+         request_id, created_at, actor_type, actor_id, actor_name
        FROM inventory_ledger
        WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3 ${keyset}
        ORDER BY id ${order} LIMIT $4)
@@ -133,6 +139,7 @@ export async function readLedgerPage(
       referenceId: row.reference_id,
       requestId: row.request_id,
       createdAt: row.created_at,
+      actor: actorFromColumns(row.actor_type, row.actor_id, row.actor_name),
     });
   }
   if (page.direction === 'prev') entries.reverse();

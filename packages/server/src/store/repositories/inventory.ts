@@ -1,3 +1,4 @@
+import { type Actor, actorColumns } from '../../domain/actor.js';
 import type { MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
 import type { PlatformKind } from './shops.js';
@@ -26,6 +27,8 @@ export interface LedgerEntry extends LevelKey {
   idempotencyKey: string | null;
   requestId: string | null;
   reference: LedgerReference | null;
+  /** Who asked for the change; null only for rows written before actors were kept. */
+  actor: Actor | null;
 }
 
 /** The level's exact total (decimal text in `unit`), locking the row for this transaction. */
@@ -53,8 +56,8 @@ export async function writeLevel(db: Queryable, key: LevelKey, total: string, un
 export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<void> {
   await db.query(
     `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id, reference_type, reference_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       entry.shopId,
       entry.locationId,
@@ -68,6 +71,7 @@ export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<v
       entry.requestId,
       entry.reference?.type ?? null,
       entry.reference?.id ?? null,
+      ...actorColumns(entry.actor),
     ],
   );
 }
@@ -213,8 +217,8 @@ export async function writeLevelsWithLedger(
          updated_at = now()
        FROM v WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id)
      INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id, reference_type, reference_id)
-     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7 FROM v
+       delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name)
+     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7, $14, $15, $16 FROM v
      WHERE v.delta <> 0 OR $3 IN ('adjustment', 'set') ORDER BY v.n`,
     [
       first!.shopId,
@@ -230,6 +234,7 @@ export async function writeLevelsWithLedger(
       column('delta'),
       column('unit'),
       column('platformAvailable'),
+      ...actorColumns(first!.actor),
     ],
   );
 }

@@ -12,7 +12,7 @@ export interface AdminHttp {
   get(path: string): Promise<AdminAnswer>;
   /** Posts a form (with the CSRF token of the last page read) and does not follow redirects. */
   post(path: string, form: Record<string, string>): Promise<AdminAnswer>;
-  /** The fields of the form whose action ends with `action` on the page at `path`, as a browser sends them. */
+  /** The fields (inputs with a value, selects) of the form whose action ends with `action` on the page at `path`. */
   formOn(path: string, action: string): Promise<Record<string, string>>;
   /** Sends the sign-in form as a person does: the page first, then the form. */
   signIn(email: string, password: string): Promise<AdminAnswer>;
@@ -63,6 +63,11 @@ export function adminBrowser(server: RunningServer): AdminHttp {
       const fields: Record<string, string> = {};
       for (const input of form[1]!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
         fields[input[1]!] = input[2]!;
+      }
+      for (const select of form[1]!.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+        const chosen =
+          /<option value="([^"]*)"[^>]*selected/.exec(select[2]!) ?? /<option value="([^"]*)"/.exec(select[2]!);
+        if (chosen) fields[select[1]!] = chosen[1]!;
       }
       return fields;
     },

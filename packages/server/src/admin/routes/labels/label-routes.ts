@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { previewLabel } from '../../../domain/label-preview.js';
 import { normalizeLocale } from '../../../domain/labels.js';
 import { escapePointer } from '../../../domain/validation.js';
-import { AppError, errors } from '../../../errors.js';
+import { AppError } from '../../../errors.js';
 import { labelEditor, labelLocales, type LabelRow } from '../../../services/labels/label-editor.js';
 import { saveLabels } from '../../../services/labels/save-labels.js';
 import {
@@ -13,7 +13,6 @@ import {
   releaseAdminForm,
 } from '../../../store/repositories/admin-sessions.js';
 import type { AdminContext } from '../../admin-app.js';
-import { field } from '../../forms.js';
 import { sendPage } from '../../render.js';
 import { csrfTokenFor, requireStaff } from '../../staff.js';
 import { labelTemplateScript } from './label-template-script.js';

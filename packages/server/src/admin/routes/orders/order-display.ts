@@ -1,6 +1,7 @@
 import type { OrderEditBody } from '@tare/contracts';
 import type { OrderCatalog } from '../../../store/repositories/booked-orders.js';
 import type { StoredOrderEdit } from '../../../store/repositories/order-edits.js';
+import { describeActor } from '../../render.js';
 
 /** A booking of an order as the merchant reads it: which way the stock went, and why. */
 export function describeBooking(
@@ -35,7 +36,7 @@ export function describeEdit(edit: StoredOrderEdit) {
   });
   return {
     createdAt: edit.createdAt,
-    by: edit.apiKeyId ? `API key ${edit.apiKeyId}` : 'Staff (admin)',
+    by: describeActor(edit.actor),
     changes,
     notifyCustomer: edit.notifyCustomer,
     staffNote: edit.staffNote,

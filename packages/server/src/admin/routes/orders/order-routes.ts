@@ -10,7 +10,7 @@ import { field, formIssues } from '../../forms.js';
 import { describeBooking, describeEdit } from './order-display.js';
 import { apiValidator, editFromForm, fieldOfIssue, issueLabels, shownValues } from './order-edit-form.js';
 import { sendPage } from '../../render.js';
-import { csrfTokenFor, requireStaff } from '../../staff.js';
+import { csrfTokenFor, requireStaff, staffActor } from '../../staff.js';
 
 interface OrderRoute {
   Params: { orderId: string };
@@ -115,7 +115,7 @@ export function orderRoutes(ctx: AdminContext) {
       await ctx.editOrder(
         {
           shopId: staff.shopId,
-          keyId: null,
+          actor: staffActor(staff),
           orderId,
           body: form.body(),
           requestId: request.id,
