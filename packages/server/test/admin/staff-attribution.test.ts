@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createLogger } from '../../src/logger.js';
 import type { RunningServer } from '../../src/main.js';
+import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
+import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
 import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
 import { type AdminHttp, adminSession } from './support/admin-http.js';
+import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 import { staffWithPassword } from './support/admin-site.js';
 
 type Order = NonNullable<ImportShop['orders']>[number];
@@ -170,6 +174,36 @@ describe.each(testDrivers())('who made a change, on $name', (driver) => {
       { operation: 'import', actor_type: 'import', actor_id: null, actor_name: null },
       { operation: 'order_edit', actor_type: 'staff', actor_id: staffId, actor_name: staff.email },
       { operation: 'order_edit', actor_type: 'api_key', actor_id: shop.keyId, actor_name: null },
+    ]);
+  });
+
+  test('when the platform sells and the merchant types a figure there, then those rows name the platform', async () => {
+    const coffee = await seedShop(db, coffeeShop({ kg: 10, g: 1250 }));
+    const platform = createPlatformSimulator(db, coffee.shopId);
+    const worker = createInboxWorker({ db, gateway: createLocalGateway(), logger: createLogger('silent') });
+    await platform.deliver(
+      await platform.placeOrder({
+        id: '5001',
+        locationId: '70001',
+        lines: [{ id: '9001', variantId: '2001', quantity: 1, measure: { value: 2.5, unit: 'kg' } }],
+      }),
+    );
+    await platform.deliver(await platform.typeStock('70001', '2002', 20));
+    await worker.drainNow();
+    const { rows } = await db.query(
+      `SELECT variant_id, operation, actor_type, actor_id, actor_name FROM inventory_ledger
+       WHERE shop_id = $1 AND operation <> 'import' ORDER BY id`,
+      [coffee.shopId],
+    );
+    expect(rows).toEqual([
+      { variant_id: '2001', operation: 'sale', actor_type: 'platform', actor_id: null, actor_name: null },
+      {
+        variant_id: '2002',
+        operation: 'platform_adjustment',
+        actor_type: 'platform',
+        actor_id: null,
+        actor_name: null,
+      },
     ]);
   });
 });
