@@ -175,12 +175,7 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
       measurement: { type: 'weight', value: 1.5, unit: 'kg' },
     });
     const history = await page.locator('#history tbody tr').first().getByRole('cell').allTextContents();
-    expect(history.slice(1)).toEqual([
-      staff.email,
-      'Line 50011: measurement 1.5 kg',
-      'no',
-      'Cut heavier, as asked',
-    ]);
+    expect(history.slice(1)).toEqual([staff.email, 'Line 50011: measurement 1.5 kg', 'no', 'Cut heavier, as asked']);
     expect(await editsOf('5001')).toEqual([{ api_key_id: null }]);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, `${driver.name}-order-edited`);
