@@ -596,7 +596,7 @@ describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ creat
       const error = expectErrorEnvelope(res, 400, 'bad_request');
       expect(error.details).toEqual({
         in: 'body',
-        errors: [{ path: '/edits/1', message: expect.stringMatching(/level of variant 2001 is out of range/) }],
+        errors: [{ path: '/edits/1', message: expect.stringMatching(/past what a platform level holds/) }],
       });
       expect(await snapshot(db, shopId)).toEqual(before);
     });
