@@ -16,7 +16,12 @@ import { settle } from './support.js';
 
 export interface KeyboardPage {
   goto(url: string): Promise<unknown>;
-  keyboard: { press(key: string): Promise<unknown>; type(text: string): Promise<unknown> };
+  keyboard: {
+    press(key: string): Promise<unknown>;
+    down(key: string): Promise<unknown>;
+    up(key: string): Promise<unknown>;
+    type(text: string): Promise<unknown>;
+  };
   waitForSelector(selector: string): Promise<unknown>;
   evaluate<T>(fn: () => T): Promise<T>;
 }
@@ -61,7 +66,10 @@ export async function buyWithKeyboard(page: KeyboardPage, server: RunningServer)
   await page.goto(`${storefrontUrl(server)}products/1001`);
   await page.waitForSelector('tare-measure-picker input[type="number"]');
   await tabTo(page, 'input number (picker)');
-  await page.keyboard.press('Control+a');
+  // Select what the field holds (its default, 1), so that typing replaces it.
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
   await page.keyboard.type('1.25');
   const shownPrice = await page.evaluate(() => document.querySelector('.tare-picker__price')?.textContent);
   await tabTo(page, 'button Add to cart (picker)');
