@@ -6,8 +6,12 @@ import { shopLabels } from './shop-labels.js';
 /** The element's tag; a page may hold several (one per product block). */
 export const PICKER_TAG = 'tare-measure-picker';
 
-/** Texts of the picker's own controls: English unless the page gives them (the theme's translations). */
-const TEXTS = { add: 'Add to cart', adding: 'Adding…', added: 'Added to cart', price: 'Price' } as const;
+/**
+ * Texts of the picker's own controls, each given by the attribute `text-{key}` (the theme's
+ * translations); English when the page gives none.
+ */
+export const PICKER_TEXTS = { add: 'Add to cart', adding: 'Adding…', added: 'Added to cart', price: 'Price' } as const;
+const TEXTS = PICKER_TEXTS;
 
 let instances = 0;
 

@@ -13,4 +13,4 @@ export {
 export { pickerFields, type PickerFields } from './fields.js';
 export { formatMoney, pickLine, type CartAddItem, type PickedLine, type PickLineInput } from './picked-line.js';
 export { localeChain, shopLabels } from './shop-labels.js';
-export { defineTareMeasurePicker, PICKER_TAG } from './element.js';
+export { defineTareMeasurePicker, PICKER_TAG, PICKER_TEXTS } from './element.js';

@@ -47,7 +47,7 @@ export function storefrontRoutes(deps: { storefront: SandboxStorefront }) {
     await app.register(fastifyStatic, {
       root: [STOREFRONT_WEB_DIR, PICKER_ASSETS_DIR],
       prefix: '/sandbox/storefront/assets/',
-      allowedPath: (path) => path === '/storefront.css' || path === '/tare-measure-picker.js',
+      allowedPath: (path) => ['/storefront.css', '/tare-measure-picker.js', '/tare-measure-picker.css'].includes(path),
       maxAge: '1h',
       index: false,
       list: false,
