@@ -10,6 +10,8 @@ import { migrate } from '../store/migrate.js';
 import { listShops } from '../store/repositories/shops.js';
 import { CommandError } from './command.js';
 import { demoBanner } from './demo.js';
+import { platformOf } from '../platform/platform-of.js';
+import { storefrontRoot } from '../services/sandbox-storefront.js';
 import { DEMO_CATALOG, DEMO_SHOP } from './demo-catalog.js';
 import { internalCliRoute } from './internal-route.js';
 import { openStore } from './open-store.js';
@@ -78,6 +80,10 @@ export async function serve(config: Config): Promise<void> {
   // taken) leaves the demo shop keyless, and the next start shows a key.
   const demo = await firstDemoKey(db);
   if (demo.key) console.log(['', ...demoBanner(demo.key, server.url)].join('\n'));
+  // Where a new user starts (docs/guides/quick-start.md): the demo shop as a customer sees it.
+  if (config.sandbox && demo.storefront) {
+    console.log(`Sandbox storefront, to buy by measure as a customer: ${server.url}${storefrontRoot(DEMO_SHOP)}`);
+  }
   console.log(`Tare is listening on ${server.url} (store: ${embedded ? `PGlite at ${config.dataDir}` : 'PostgreSQL'})`);
   // `tare demo` is named only where it changes nothing: with the demo shop there, it only makes a key.
   if (!demo.key) {
@@ -88,12 +94,16 @@ export async function serve(config: Config): Promise<void> {
   }
 }
 
-/** Whether the demo shop is there, and a new key for it while it has never had one (none shown yet). */
-async function firstDemoKey(db: Db): Promise<{ loaded: boolean; key?: string }> {
-  const shops = await listShops(db);
-  if (!shops.some((shop) => shop.domain === DEMO_SHOP)) return { loaded: false };
-  if ((await listKeys(db, DEMO_SHOP)).length > 0) return { loaded: true };
-  return { loaded: true, key: (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token };
+/**
+ * Whether the demo shop is there (and has its sandbox storefront on), and a new key for it while
+ * it has never had one (none shown yet).
+ */
+async function firstDemoKey(db: Db): Promise<{ loaded: boolean; storefront?: boolean; key?: string }> {
+  const demo = (await listShops(db)).find((shop) => shop.domain === DEMO_SHOP);
+  if (!demo) return { loaded: false };
+  const storefront = demo.storefrontEnabled && platformOf(demo) === 'local';
+  if ((await listKeys(db, DEMO_SHOP)).length > 0) return { loaded: true, storefront };
+  return { loaded: true, storefront, key: (await createApiKey(db, { shopDomain: DEMO_SHOP, name: 'demo' })).token };
 }
 
 /** The listen errors a user can fix, said as such. */

@@ -521,6 +521,16 @@ describe('tare serve with CLI hand-off on pglite', () => {
     expect(statSync(handlePath).mode & 0o777).toBe(0o600);
   });
 
+  it('when serve starts, then it prints the demo shop’s sandbox storefront, whose coffee page holds the measure picker', async () => {
+    const storefront = /Sandbox storefront, to buy by measure as a customer: (\S+)$/m.exec(stdout);
+    expect(storefront, stdout).not.toBeNull();
+    expect(storefront![1]).toBe(`${url}/sandbox/storefront/demo-shop.example/`);
+    const front = await fetch(storefront![1]!);
+    expect(front.status).toBe(200);
+    const coffee = await fetch(`${storefront![1]}products/1001`);
+    expect(await coffee.text()).toContain('<tare-measure-picker variant-id="2001"');
+  });
+
   it('when serve starts after that failed first start, then the printed curl works with the printed demo key', async () => {
     const key = demoKey();
     const curl = /curl -H "Authorization: Bearer (\S+)" "(\S+\/api\/v1\/app-settings\?locale=en)"/.exec(stdout);
