@@ -14,3 +14,5 @@ export * from './sandbox.js';
 export * from './line-price.js';
 export * from './bookable-measure.js';
 export * from './storefront-config.js';
+export * from './scale-barcode.js';
+export * from './scale-barcode-api.js';

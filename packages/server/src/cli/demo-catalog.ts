@@ -17,6 +17,8 @@ export const DEMO_CATALOG: ImportDocument = {
         mergeMatchingLineItems: true,
         rateLimit: { enabled: true, requestsPerMinute: 600 },
         storefront: { enabled: true },
+        // The counter scale's labels: 21 + a 5-digit item + the weight in grams (5 digits, 0.001 kg).
+        scaleBarcodes: [{ prefix: '21', itemDigits: 5, value: 'weight', valueDigits: 5, decimals: 3, unit: 'kg' }],
       },
       labels: { fr: { unitPrice: 'Prix unitaire', unitPrice_weight_value_kg: '{Price}/{Quantity}' } },
       locations: [{ id: '70001', name: 'Main store' }],
@@ -38,6 +40,7 @@ export const DEMO_CATALOG: ImportDocument = {
                 },
               },
               inventory: [{ locationId: '70001', quantity: { value: 12.75, unit: 'kg' } }],
+              scaleItem: '10001',
             },
             {
               id: '2002',

@@ -37,6 +37,7 @@ import { sandboxRoutes } from './routes/sandbox.js';
 import { storefrontRoutes } from './routes/storefront/storefront-routes.js';
 import { createSandboxStorefront } from '../services/sandbox-storefront.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
+import { scaleBarcodeRoute } from './routes/scale-barcodes.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
 import { registerTextRule } from './plugins/text-rule.js';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(inventoryRoutes(deps));
         await api.register(inventoryReadRoutes(deps));
         await api.register(orderRoutes(deps));
+        await api.register(scaleBarcodeRoute(deps));
       },
       { prefix: '/api/v1' },
     );

@@ -25,6 +25,7 @@ import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
 import { queueStorefrontMetafields } from '../storefront/storefront-metafields.js';
 import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
+import { importScaleBarcodes, scaleItemIssues } from './scale-items.js';
 import {
   differing,
   levelKeyOf,
@@ -136,6 +137,7 @@ async function importShop(
   // Every pass walks the same slices; the compare pass's findings are kept by slice.
   const sliced = [...slices(products, SLICE_VARIANTS)];
   const { stored, changedProducts, changedVariants, unsettled, issues } = await compareStored(tx, id, sliced, at);
+  issues.push(...(await scaleItemIssues(tx, id, shop, at)));
   if (issues.length > 0) return { id, changes, issues };
   const count = (didChange: boolean) => {
     if (didChange) changes++;
@@ -196,6 +198,7 @@ async function importShop(
   }
   changes += written;
   if (large && written > 0) await tx.query('ANALYZE variants');
+  changes += await importScaleBarcodes(tx, id, shop);
   for (const [i, slice] of sliced.entries()) {
     const variants = slice.flatMap((product) => product.variants);
     changes += await importLevels(tx, gateway, id, variants, unsettled[i]!);

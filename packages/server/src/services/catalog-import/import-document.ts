@@ -1,4 +1,9 @@
-import { DisplayStyleSchema, MeasurementTypeSchema, PLATFORM_ID_PATTERN } from '@tare/contracts';
+import {
+  DisplayStyleSchema,
+  MeasurementTypeSchema,
+  PLATFORM_ID_PATTERN,
+  ScaleBarcodeFormatSchema,
+} from '@tare/contracts';
 import { type Static, Type } from 'typebox';
 
 /** The catalog import file (PRODUCT.md §11). Every object is closed: a typo is an error. */
@@ -49,6 +54,8 @@ const Variant = Type.Object(
       closed,
     ),
     inventory: Type.Optional(Type.Array(Type.Object({ locationId: Id, quantity: Quantity }, closed))),
+    // The item number (PLU) on the shop's scale labels (PRODUCT.md §22); absent keeps it, null clears it.
+    scaleItem: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{1,10}$' }), Type.Null()])),
   },
   closed,
 );
@@ -131,6 +138,8 @@ const Shop = Type.Object(
           ),
           // The sandbox storefront (PRODUCT.md §18): served for a sandbox shop that enables it.
           storefront: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()) }, closed)),
+          // The formats of the labels the shop's scales print (PRODUCT.md §22); the list replaces the stored one.
+          scaleBarcodes: Type.Optional(Type.Array(ScaleBarcodeFormatSchema, { maxItems: 11 })),
         },
         closed,
       ),

@@ -6,6 +6,7 @@ import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.
 import { compileChecker, escapePointer } from '../../domain/validation.js';
 import { shopifyConnectionProblems } from '../shopify-connection.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
+import { checkScaleBarcodes } from './scale-barcode-checks.js';
 import { type SoundParts, soundParts } from './sound-parts.js';
 
 const checkShape = compileChecker<ImportDocument>(ImportDocument);
@@ -102,6 +103,7 @@ function checkShop(shop: ImportShop, at: string, sound: SoundParts, report: Repo
       if (sound.readable(variantAt)) checkVariant(variant, type, variantAt, knownLocations, sound, report);
     });
   });
+  checkScaleBarcodes(shop, at, sound, report);
   const orders = readable('/orders') ? (shop.orders ?? []) : [];
   uniqueIds(listed(orders, `${at}/orders`), 'order', sound, report);
   const lines = orders.flatMap((o, i) => {
