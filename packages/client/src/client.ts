@@ -1,6 +1,7 @@
 import { InventoryResource } from './resources/inventory.js';
 import { OrdersResource } from './resources/orders.js';
 import { ProductsResource, VariantsResource } from './resources/products.js';
+import { ScaleBarcodesResource } from './resources/scale-barcodes.js';
 import { SettingsResource } from './resources/settings.js';
 import { defaultSleep } from './retry.js';
 import type { FetchLike, TransportConfig } from './transport.js';
@@ -31,6 +32,7 @@ export class TareClient {
   readonly variants: VariantsResource;
   readonly inventory: InventoryResource;
   readonly orders: OrdersResource;
+  readonly scaleBarcodes: ScaleBarcodesResource;
 
   constructor(options: TareClientOptions) {
     if (!options.apiKey) throw new TypeError('TareClient: apiKey is required');
@@ -53,5 +55,6 @@ export class TareClient {
     this.variants = new VariantsResource(config);
     this.inventory = new InventoryResource(config);
     this.orders = new OrdersResource(config);
+    this.scaleBarcodes = new ScaleBarcodesResource(config);
   }
 }

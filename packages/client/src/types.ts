@@ -47,6 +47,17 @@ export interface VariantWithProduct extends Variant {
   product: Pick<Product, 'id' | 'measurementType'>;
 }
 
+/** `GET /scale-barcodes/{code}`: a scale label read into a variant and its measurement (PRODUCT.md §22). */
+export interface ScaleBarcode {
+  productId: string;
+  variantId: string;
+  /** In the variant's unit; a price label's is price ÷ unit price, exact to 9 decimal places. */
+  measurement: { value: number; unit: string };
+  /** A price label's price, as printed. */
+  price?: { amount: string; currency: string };
+  derivedFrom: 'weight' | 'price';
+}
+
 export interface PaginationMeta {
   nextCursor: string | null;
   prevCursor: string | null;

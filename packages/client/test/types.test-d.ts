@@ -10,6 +10,7 @@ describe('client types mirror the contracts', () => {
     expectTypeOf<Client.Product>().toEqualTypeOf<Contracts.Product>();
     expectTypeOf<Client.PaginationMeta>().toEqualTypeOf<Contracts.PaginationMeta>();
     expectTypeOf<Client.MeasurementType>().toEqualTypeOf<Contracts.MeasurementType>();
+    expectTypeOf<Client.ScaleBarcode>().toEqualTypeOf<Contracts.ScaleBarcode>();
   });
 
   it('request bodies', () => {

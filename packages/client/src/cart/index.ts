@@ -17,3 +17,4 @@ export {
 } from './rules.js';
 export { cartVariantId, numericVariantId } from './ids.js';
 export { cartLinePrice, type CartLinePriceInput } from './price.js';
+export { scannedLineItem, type ScannedLineInput } from './scan.js';

@@ -202,6 +202,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
           display_style: 'number',
           rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
           presets: null,
+          scale_item: null,
         },
       ]);
       expect(await level(shopId, '2001')).toEqual({ total: '12.75', unit: 'kg' });
