@@ -5,12 +5,15 @@ import {
   storefrontShopConfig,
   storefrontVariants,
 } from '../platform/local/sandbox/storefront/storefront-catalog.js';
-import { type LineTitles, storefrontCart } from '../platform/local/sandbox/storefront/storefront-cart.js';
+import { addedTo, type LineTitles, storefrontCart } from '../platform/local/sandbox/storefront/storefront-cart.js';
 import { platformOf } from '../platform/platform-of.js';
 import type { Db } from '../store/db.js';
 import { findProduct, findProductsByIds, findVariantsByIds } from '../store/repositories/catalog.js';
 import { findShopByDomain, type Shop } from '../store/repositories/shops.js';
 import type { SandboxShop } from './sandbox-shop.js';
+
+/** What a cart token looks like (SandboxCartParams); anything else in the cookie names no cart. */
+const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Where a shop's storefront lives: `/sandbox/storefront/{domain}/` (its Shopify `routes.root`). */
 export const storefrontRoot = (domain: string): string => `/sandbox/storefront/${domain}/`;
@@ -32,7 +35,7 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
   }
 
   async function existingCart(shop: Shop, token: string | undefined): Promise<SandboxCart | undefined> {
-    if (token === undefined || !/^[A-Za-z0-9_-]{1,100}$/.test(token)) return undefined;
+    if (token === undefined || !TOKEN.test(token)) return undefined;
     try {
       return await sandboxShop.readCart(shop.id, token);
     } catch (error) {
@@ -81,14 +84,28 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
       return { token: cart.token, cart: await shown(shop, cart) };
     },
 
-    /** `/cart/add.js`: answers the lines the items went to (merged lines with their whole quantity). */
+    /**
+     * `/cart/add.js`: answers the lines the items went to (a merged line with its whole quantity).
+     * The cart is added to at once, and made only when the token names none (one read fewer).
+     */
     async addToCart(domain: string, token: string | undefined, body: SandboxCartAddBody) {
       const shop = await shopAt(domain);
-      const before = await cartOf(shop, token);
-      const quantities = new Map(before.items.map((item) => [item.key, item.quantity]));
-      const after = await shown(shop, await sandboxShop.addToCart(shop.id, before.token, body));
-      const items = after.items.filter((item) => quantities.get(item.key) !== item.quantity);
-      return { token: after.token, items };
+      let cart: SandboxCart;
+      try {
+        if (token === undefined || !TOKEN.test(token)) throw errors.notFound('cart', String(token));
+        cart = await sandboxShop.addToCart(shop.id, token, body);
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'not_found' && error.details?.['resource'] === 'cart')) {
+          throw error;
+        }
+        cart = await sandboxShop.addToCart(shop.id, (await sandboxShop.createCart(shop.id)).token, body);
+      }
+      const answer = await shown(shop, cart);
+      // Unmerged, each item is a new line at the end; merged, it is the line of its variant and properties.
+      const items = shop.mergeMatchingLineItems
+        ? answer.items.filter((item) => addedTo(body, item))
+        : answer.items.slice(-body.items.length);
+      return { token: answer.token, items };
     },
 
     async changeCart(domain: string, token: string | undefined, body: SandboxCartChangeBody) {

@@ -113,6 +113,16 @@ describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
       expect([removed.body.items, removed.body.total_price]).toEqual([[], 0]);
     });
 
+    it('when the shop does not merge lines, then add.js answers only the new line, not the equal one already there', async () => {
+      const { domain } = await seedShop(db, { ...storefrontShop(), settings: { storefront: { enabled: true } } });
+      const browser = visitor(server, domain);
+      const first = await browser.add([measured(0.5)]);
+      const second = await browser.add([measured(0.5)]);
+      expect(second.body.items).toHaveLength(1);
+      expect(second.body.items[0].key).not.toBe(first.body.items[0].key);
+      expect((await browser.request('cart.js')).body.items).toHaveLength(2);
+    });
+
     it('when the customer checks out, then the order is placed at the measured price, the page shows it and the cart is gone', async () => {
       const { domain, key } = await seedShop(db, storefrontShop());
       const browser = visitor(server, domain);

@@ -1,4 +1,5 @@
-import type { SandboxCart } from '@tare/contracts';
+import type { SandboxCart, SandboxCartAddBody } from '@tare/contracts';
+import { propertyList, sameProperties, variantIdOf } from '../cart-lines.js';
 
 /** What the storefront names a line by: its product's and variant's titles. */
 export type LineTitles = Map<string, { productTitle: string; variantTitle: string }>;
@@ -55,3 +56,12 @@ function storefrontItem(item: SandboxCart['items'][number], titles: LineTitles, 
   };
 }
 export type StorefrontItem = StorefrontCart['items'][number];
+
+/** Whether one of the added items went to this line: its variant, with the same properties. */
+export function addedTo(body: SandboxCartAddBody, item: { variant_id: number; properties: Record<string, string> }) {
+  const line = Object.entries(item.properties).map(([name, value]) => ({ name, value }));
+  return body.items.some((added) => {
+    const properties = propertyList(added.properties);
+    return variantIdOf(added.id) === String(item.variant_id) && properties.ok && sameProperties(properties.list, line);
+  });
+}
