@@ -7,7 +7,8 @@
 // BENCH_EVENTS_SECONDS and BENCH_EVENTS_LATENCY_ORDERS (see bench/events.ts), BENCH_ONLY=pglite
 // (PGlite under mixed load and its first start, bench/pglite-mixed.ts; BENCH_PGLITE_SECONDS),
 // BENCH_ONLY=reads (reads on PostgreSQL and PGlite, printed only; bench/reads.ts; BENCH_READS_*),
-// BENCH_ONLY=function (the checkout function's time per cart, bench/cart-transform.ts).
+// BENCH_ONLY=function (the checkout function's time per cart, bench/cart-transform.ts),
+// BENCH_ONLY=storefront (the sandbox storefront's add to cart, bench/storefront-cart.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { benchPglite, PGLITE_HEADING, pgliteTable } from './pglite-mixed.js';
 import { benchReadStores, READS_HEADING, readsTable } from './reads.js';
 import { benchScale, dropScaleDatabases, scaleTable } from './scale.js';
 import { benchShopify, lastShopifyBlock, SHOPIFY_HEADING, shopifyTable } from './shopify-outbox.js';
+import { benchStorefront, STOREFRONT_HEADING, storefrontTable } from './storefront-cart.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
 import {
@@ -43,10 +45,9 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && !['inventory', 'events', 'shopify', 'pglite', 'reads', 'function'].includes(ONLY))
-  throw new Error(
-    `BENCH_ONLY must be 'inventory', 'events', 'shopify', 'pglite', 'reads', 'function' or unset, got '${ONLY}'`,
-  );
+const PARTS = ['inventory', 'events', 'shopify', 'pglite', 'reads', 'function', 'storefront'];
+if (ONLY !== '' && !PARTS.includes(ONLY))
+  throw new Error(`BENCH_ONLY must be ${PARTS.map((p) => `'${p}'`).join(', ')} or unset, got '${ONLY}'`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tare-bench-'));
 const tareEnv = {
@@ -217,10 +218,27 @@ function mainFunction(): void {
   console.log(`\n${markdown}\n`);
 }
 
+/** The storefront's add to cart against the sandbox API's (bench/storefront-cart.ts), into the README. */
+async function mainStorefront(): Promise<void> {
+  log('storefront: cart/add.js against POST /sandbox/carts/{token}/add, one request at a time');
+  const markdown = storefrontTable(await benchStorefront(tmp, tareEnv));
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const block =
+    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · \`tare serve\` on PGlite (demo catalog, ` +
+    `rate limit off), one keep-alive client, 7 alternating batches of ~300 ms\n\n${markdown}`;
+  updateReadmeSubsection(path.join(ROOT, 'bench/README.md'), STOREFRONT_HEADING, block);
+  console.log(`\n${markdown}\n`);
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--scale')) return mainScale();
   if (ONLY === 'shopify') return mainShopify();
   if (ONLY === 'function') return mainFunction();
+  if (ONLY === 'storefront') {
+    execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
+    return mainStorefront();
+  }
   if (ONLY === 'reads') {
     // Printed only: a partial run of reads leaves the README to the full run.
     execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
@@ -276,6 +294,7 @@ async function main(): Promise<void> {
   // Reads on both stores (bench/reads.ts) in a full run, after the other parts.
   const readsBoth = reads ? await readStores(readme) : undefined;
   if (reads) mainFunction();
+  if (reads) await mainStorefront();
   const missed = [
     ...(reads?.missed ?? []),
     ...(readsBoth?.missed ?? []),
