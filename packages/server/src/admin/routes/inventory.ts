@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InventoryOperation } from '../../domain/inventory.js';
 import { requestFingerprint } from '../../domain/idempotency-key.js';
 import { unitsOf } from '../../domain/units.js';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
+import { decodeShopScaleBarcode } from '../../services/scale-barcodes/decode-scale-barcode.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, type FormTarget, formIssues } from '../forms.js';
 import { ADMIN_KEY_PREFIX, sendPage } from '../render.js';
@@ -28,7 +29,11 @@ const formOf = (locationId: string, variantId: string, action: 'adjust' | 'set')
 const DONE: Record<string, string> = {
   adjustment: 'Stock adjusted: the ledger below has the new entry.',
   set: 'Stock set: the ledger below has the new entry.',
+  scan: 'Scale label booked as a sale at the counter: the ledger below has the new entry.',
 };
+
+/** The scan form of the overview: one per page, not bound to a level (the label names the variant). */
+const SCAN_FORM: FormTarget = ['inventory', 'scan'];
 
 /**
  * /admin/inventory: every level (exact total, the platform's whole units, the fraction), and per
@@ -121,19 +126,78 @@ export function inventoryRoutes(ctx: AdminContext) {
     return reply.redirect(`${path}?done=${operation}`, 303);
   }
 
+  async function overviewPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: { status?: number; summary?: string; issues?: Record<string, string> } = {},
+  ) {
+    const staff = request.staff!;
+    const { rows } = await stockOverview(ctx, staff.shopId);
+    const locations = [...new Map(rows.map((row) => [row.location.id, row.location])).values()];
+    return sendPage(reply, state.status ?? 200, 'inventory', {
+      title: 'Inventory',
+      current: 'inventory',
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      rows,
+      locations,
+      scanFormId: ctx.formIds.issue(SCAN_FORM),
+      summary: state.summary,
+      issues: state.issues ?? {},
+      values: request.method === 'POST' ? request.body : {},
+    });
+  }
+
+  /**
+   * A scanned scale label (PRODUCT.md §22; a keyboard-wedge scanner types the 13 digits and Enter)
+   * read by the API's decoder and booked as a sale at the counter: the level of the variant it
+   * names goes down by its measurement, through the same idempotent write as the other forms.
+   */
+  async function scan(request: FastifyRequest, reply: FastifyReply) {
+    const staff = request.staff!;
+    const code = field(request.body, 'code').trim();
+    const locationId = field(request.body, 'locationId');
+    const formId = ctx.formIds.posted(request.body, SCAN_FORM);
+    let variantId: string;
+    try {
+      const label = await decodeShopScaleBarcode(ctx.db, staff.shopId, code);
+      variantId = label.variantId;
+      const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
+      const { value, unit } = label.measurement;
+      await ctx.writeInventory(
+        {
+          shopId: staff.shopId,
+          operation: 'adjustment',
+          locationId,
+          entries: [{ variantId, value: -value, unit, path: '', field: 'delta' }],
+          requestId: request.id,
+          actor: staffActor(staff),
+          idempotency: {
+            shopId: staff.shopId,
+            key: `${ADMIN_KEY_PREFIX}${formId}`,
+            fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
+            retentionHours: ctx.idempotencyRetentionHours,
+          },
+        },
+        (data) => JSON.stringify(data),
+      );
+    } catch (error) {
+      // An unknown item or a label that cannot measure its variant is the scan's fault too.
+      const refused = error instanceof AppError && ['not_found', 'unprocessable'].includes(error.code);
+      const shown = refused
+        ? { summary: error.message, issues: { code: error.message } }
+        : formIssues(error, { code: 'Label', locationId: 'Location' }, () => 'code');
+      if (!shown) throw error;
+      return overviewPage(request, reply, { status: refused ? error.status : 400, ...shown });
+    }
+    const path = `/admin/inventory/${encodeURIComponent(locationId)}/${encodeURIComponent(variantId)}`;
+    return reply.redirect(`${path}?done=scan`, 303);
+  }
+
   return async (app: FastifyInstance) => {
     app.addHook('preValidation', requireStaff);
-    app.get('/admin/inventory', async (request, reply) => {
-      const staff = request.staff!;
-      const { rows } = await stockOverview(ctx, staff.shopId);
-      return sendPage(reply, 200, 'inventory', {
-        title: 'Inventory',
-        current: 'inventory',
-        staff,
-        csrfToken: csrfTokenFor(request, reply),
-        rows,
-      });
-    });
+    app.get('/admin/inventory', (request, reply) => overviewPage(request, reply));
+    app.post('/admin/inventory/scan', { preHandler: app.csrfProtection }, scan);
     app.get<Level>('/admin/inventory/:locationId/:variantId', (request, reply) => levelPage(request, reply));
     app.post<Level>(
       '/admin/inventory/:locationId/:variantId/adjust',
