@@ -57,6 +57,7 @@ console.log(JSON.stringify({
 
 const CONSUMER_TS = `
 import { TareClient, TareError, type InventoryWriteResult, type LineItemProperty, buildLineItemProperties } from '@tare/client';
+import { pickLine, type PickedLine } from '@tare/client/picker';
 
 const tare = new TareClient({ apiKey: 'apik_x_y', baseUrl: 'http://127.0.0.1:1' });
 export async function levels(): Promise<number> {
@@ -76,6 +77,16 @@ export const props: LineItemProperty[] = buildLineItemProperties({
   locale: 'en',
 });
 export const isTareError = (e: unknown): e is TareError => e instanceof TareError;
+
+// <tare-measure-picker>'s own entry point: the picker's pure functions, typed.
+export const picked: PickedLine = pickLine({
+  variantId: '2001',
+  variant: { version: 1, type: 'weight', unitMeasurement: { unit: 'kg', value: 1 }, displayStyle: 'number', price: '24.00', currency: 'USD' },
+  pricingMode: 'function',
+  labels: {},
+  locale: 'en',
+  value: 1.25,
+});
 // @ts-expect-error: a quantity value is a number, never a string.
 void tare.inventory.adjust({ locationId: '1', adjustments: [{ variantId: '2', delta: { value: '1', unit: 'kg' } }] });
 `;
@@ -104,6 +115,7 @@ const { TareClient, NotFoundError, TareError, cartVariantId } = require('@tare/c
 const CONSUMER_CTS = `
 import { TareClient, TareError, type InventoryWriteResult, cartVariantId } from '@tare/client';
 import client = require('@tare/client');
+import { pickLine, type PickedLine } from '@tare/client/picker';
 
 const tare = new TareClient({ apiKey: 'apik_x_y', baseUrl: 'http://127.0.0.1:1' });
 export async function levels(): Promise<number> {
@@ -115,6 +127,16 @@ export async function levels(): Promise<number> {
 }
 export const gid: string = cartVariantId('shopify', '2001');
 export const sameClass: boolean = client.TareError === TareError;
+
+// <tare-measure-picker>'s own entry point: the picker's pure functions, typed.
+export const picked: PickedLine = pickLine({
+  variantId: '2001',
+  variant: { version: 1, type: 'weight', unitMeasurement: { unit: 'kg', value: 1 }, displayStyle: 'number', price: '24.00', currency: 'USD' },
+  pricingMode: 'function',
+  labels: {},
+  locale: 'en',
+  value: 1.25,
+});
 // @ts-expect-error: a quantity value is a number, never a string.
 void tare.inventory.adjust({ locationId: '1', adjustments: [{ variantId: '2', delta: { value: '1', unit: 'kg' } }] });
 `;
