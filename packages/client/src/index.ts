@@ -17,18 +17,16 @@ export type { ProductResult, VariantResult } from './resources/products.js';
 export type { InventoryLedgerResult, InventoryLevelsResult, InventoryWriteResult } from './resources/inventory.js';
 export type { OrderEditResult, OrderResult } from './resources/orders.js';
 export type { ScaleBarcodeResult } from './resources/scale-barcodes.js';
-// The one scale label decoder (PRODUCT.md §22), the same the service reads labels with.
 export {
   decodeScaleBarcode,
   ean13CheckDigit,
   priceVerifierDigit,
   scaleFormatProblems,
-  SCALE_BARCODE_PREFIXES,
   type ScaleBarcodeDecoding,
   type ScaleBarcodeFormat,
   type ScaleBarcodeRefusalReason,
   type ScaleLabel,
-} from '@tare/contracts';
+} from './scale-barcode.js';
 export * from './types.js';
 export {
   CartInputError,

@@ -22,10 +22,27 @@ const variant = { id: '2001', unitMeasurement: { unit: 'kg', value: 1 } };
 const line = { product, variant, labels: LABELS, price: '24.00', currency: 'USD', locale: 'en-US' };
 
 describe('scale labels in @tare/client', () => {
-  it('when the client decodes a label, then it is the very decoder the service reads labels with', () => {
-    expect(decodeScaleBarcode).toBe(contracts.decodeScaleBarcode);
-    expect(priceVerifierDigit).toBe(contracts.priceVerifierDigit);
-    const format = { prefix: '21', itemDigits: 5, value: 'weight', valueDigits: 5, decimals: 3, unit: 'kg' } as const;
+  const format = { prefix: '21', itemDigits: 5, value: 'weight', valueDigits: 5, decimals: 3, unit: 'kg' } as const;
+  const price = {
+    prefix: '02',
+    itemDigits: 4,
+    value: 'price',
+    valueDigits: 5,
+    decimals: 2,
+    priceCheckDigit: true,
+  } as const;
+  it.each([
+    ['a 1.234 kg label', label('211000101234')],
+    ['a price label', label(`020042${priceVerifierDigit('14685')}14685`)],
+    ['a wrong verifier digit', label(`020042${(priceVerifierDigit('14685') + 1) % 10}14685`)],
+    ['a wrong check digit', '2110001012340'],
+    ['an unclaimed prefix', label('251000101234')],
+    ['12 digits', '211000101234'],
+  ])('when the client decodes %s, then it answers as the service decoder does', (_, code) => {
+    expect(decodeScaleBarcode(code, [format, price])).toEqual(contracts.decodeScaleBarcode(code, [format, price]));
+  });
+
+  it('when the client decodes the demo label, then it gives the item and 1.234', () => {
     expect(decodeScaleBarcode(label('211000101234'), [format])).toEqual({
       ok: true,
       label: { format, item: '10001', value: '1.234' },

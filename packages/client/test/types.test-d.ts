@@ -11,6 +11,8 @@ describe('client types mirror the contracts', () => {
     expectTypeOf<Client.PaginationMeta>().toEqualTypeOf<Contracts.PaginationMeta>();
     expectTypeOf<Client.MeasurementType>().toEqualTypeOf<Contracts.MeasurementType>();
     expectTypeOf<Client.ScaleBarcode>().toEqualTypeOf<Contracts.ScaleBarcode>();
+    expectTypeOf<Client.ScaleBarcodeFormat>().toEqualTypeOf<Contracts.ScaleBarcodeFormat>();
+    expectTypeOf<Client.ScaleBarcodeDecoding>().toEqualTypeOf<Contracts.ScaleBarcodeDecoding>();
   });
 
   it('request bodies', () => {
