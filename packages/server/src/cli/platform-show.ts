@@ -5,7 +5,7 @@ import { inboxStats } from '../store/repositories/platform-events.js';
 import type { ShopifyConnectionStatus } from '../platform/shopify/connection.js';
 import { loadShopifyConnection, type ShopifyConnectionDetails } from '../store/repositories/shopify-connections.js';
 import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
-import { shopifyPricingMode } from '../store/repositories/storefront-config.js';
+import { shopifyCartTransform, shopifyPricingMode } from '../store/repositories/storefront-config.js';
 import type { CommandContext } from './command.js';
 
 /**
@@ -70,6 +70,8 @@ export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring
       verifiedAt: connection.verifiedAt,
       /** null: not read yet (an import connected the shop); the storefront is told base_units. */
       pricingMode: (await shopifyPricingMode(ctx.db, shop.id)) ?? null,
+      /** The Cart Transform function: registered (its id), or why not; null where the store may not update lines. */
+      cartTransform: await shopifyCartTransform(ctx.db, shop.id),
     },
   };
 }
@@ -100,6 +102,12 @@ function lines(report: PlatformReport): string[] {
       `  verified       ${shopify.verifiedAt ? at(shopify.verifiedAt) : 'never: no call to Shopify has succeeded with these credentials'}`,
       `  pricing mode   ${shopify.pricingMode ?? 'base_units (not read yet: run tare platform connect to read it)'}`,
     );
+    const { cartTransform } = shopify;
+    if (cartTransform) {
+      out.push(
+        `  cart transform ${cartTransform.registered ? `registered (${cartTransform.id})` : `not registered: ${cartTransform.problem}`}`,
+      );
+    }
   }
   out.push(
     `  inbox          ${inbox.pending} waiting${inbox.pending ? ` (oldest ${at(inbox.oldestPendingAt)})` : ''}, ${inbox.parked} failed and parked`,

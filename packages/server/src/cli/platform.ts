@@ -1,10 +1,11 @@
 import { errors } from '../errors.js';
+import type { CheckoutPricing } from '../platform/shopify/connection.js';
 import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
 import { subscribeWebhooks } from '../platform/shopify/webhook-subscriptions.js';
 import { ShopifyCredentialsError } from '../platform/shopify/verify-credentials.js';
 import {
   connectShopToShopify,
-  readPricingModeOf,
+  settleCheckoutPricingOf,
   shopifyConnectionProblems,
   verifyShopifyConnection,
 } from '../services/shopify-connection.js';
@@ -102,13 +103,14 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
       `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: ${error.reason}`,
     );
   });
-  const pricingMode = await readPricingModeOf(input).catch((error: unknown) => {
+  // The pricing mode, and the function registered where it can price lines (PRODUCT.md §18).
+  const pricing = await settleCheckoutPricingOf(input).catch((error: unknown) => {
     throw new CommandError(
-      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not read the shop's cart transform operations: ${(error as Error).message}`,
+      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not settle the shop's checkout pricing: ${(error as Error).message}`,
     );
   });
   const { changed } = await ctx.db.transaction((tx) =>
-    connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true, pricingMode }),
+    connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true, pricing }),
   );
   ctx.changed();
   const connection = await loadShopifyConnection(ctx.db, shop.id, ctx.keyring);
@@ -117,13 +119,31 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
       ? `${shop.domain} connected to ${connection!.store} ("${shopName}", ${connection!.endpoint}); credentials checked and sealed with key ${connection!.secretsKeyId}`
       : `${shop.domain} is already connected to ${connection!.store} ("${shopName}") with these values; credentials checked, nothing changed`,
   );
-  ctx.io.out(
-    pricingMode === 'function'
-      ? 'pricing mode: function (the Cart Transform function prices measured lines; the store may update lines)'
-      : 'pricing mode: base_units (the store cannot update lines: variants are priced per unit measurement)',
-  );
+  reportPricing(ctx, pricing);
   ctx.io.out("storefront metafields: every measured variant's and the shop's are queued for Shopify");
   return 0;
+}
+
+function reportPricing(ctx: CommandContext, { pricingMode, cartTransform }: CheckoutPricing): void {
+  if (pricingMode === 'function') {
+    ctx.io.out(
+      'pricing mode: function (the Cart Transform function prices measured lines; the store may update lines)',
+    );
+    if (cartTransform?.registered)
+      ctx.io.out(`cart transform: the function is registered on the store (${cartTransform.id})`);
+    return;
+  }
+  if (cartTransform && !cartTransform.registered) {
+    // Saved all the same: base units charge right on every plan, and connecting again registers it.
+    ctx.io.err(
+      `warning: the store may update lines, but the Cart Transform function is not registered: ${cartTransform.problem}`,
+    );
+    ctx.io.out(
+      'pricing mode: base_units until the Cart Transform function is registered (variants are priced per unit measurement)',
+    );
+    return;
+  }
+  ctx.io.out('pricing mode: base_units (the store cannot update lines: variants are priced per unit measurement)');
 }
 
 async function webhooks(ctx: CommandContext, args: string[]): Promise<number> {

@@ -1,8 +1,7 @@
-import type { PricingMode } from '@tare/contracts';
 import { errors } from '../errors.js';
 import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
-import { readShopifyPricingMode } from '../platform/shopify/pricing-mode.js';
-import { DEFAULT_SHOPIFY_API_VERSION, shopifyEndpoint } from '../platform/shopify/connection.js';
+import { settleShopifyPricing } from '../platform/shopify/pricing-mode.js';
+import { type CheckoutPricing, DEFAULT_SHOPIFY_API_VERSION, shopifyEndpoint } from '../platform/shopify/connection.js';
 import { verifyShopifyCredentials } from '../platform/shopify/verify-credentials.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { Queryable } from '../store/db.js';
@@ -83,12 +82,12 @@ export async function connectShopToShopify(
   keyring: Keyring,
   shopId: string,
   input: ShopifyConnectionInput,
-  options: { verified?: boolean; pricingMode?: PricingMode } = {},
+  options: { verified?: boolean; pricing?: CheckoutPricing } = {},
 ): Promise<{ changed: boolean }> {
   const holder = await shopHoldingStore(tx, input.store, shopId);
   if (holder) throw errors.badRequest(`The store ${input.store.toLowerCase()} is already connected to shop ${holder}.`);
   const saved = await saveShopifyConnection(tx, shopId, input, keyring, options);
-  if (options.pricingMode) await recordPricingMode(tx, shopId, options.pricingMode);
+  if (options.pricing) await recordPricingMode(tx, shopId, options.pricing);
   // New credentials may name another store, and an uninstall took the app's metafields with it:
   // connecting writes every storefront metafield anew (PRODUCT.md §18), as does `platform connect`.
   if (saved.changed || options.verified) await queueEveryStorefrontMetafield(tx, shopId);
@@ -96,14 +95,18 @@ export async function connectShopToShopify(
 }
 
 /**
- * Reads, with the values being connected, how the shop's checkout can charge measured lines
- * (PRODUCT.md §18); throws the admin client's errors.
+ * Reads, with the values being connected, how the shop's checkout can charge measured lines and
+ * registers the Cart Transform function where it can (PRODUCT.md §18); throws the admin client's
+ * errors.
  */
-export function readPricingModeOf(input: ShopifyConnectionInput, options: { fetch?: typeof fetch } = {}) {
+export function settleCheckoutPricingOf(
+  input: ShopifyConnectionInput,
+  options: { fetch?: typeof fetch } = {},
+): Promise<CheckoutPricing> {
   const store = input.store.trim().toLowerCase();
   const apiVersion = input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
   const endpoint = shopifyEndpoint(store, apiVersion, input.adminApiUrl);
-  return readShopifyPricingMode(
+  return settleShopifyPricing(
     createShopifyAdmin({ store, apiVersion, endpoint, accessToken: input.accessToken }, options),
   );
 }

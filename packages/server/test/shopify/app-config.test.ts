@@ -38,6 +38,9 @@ const OPERATION_SCOPES: Record<string, string[]> = {
   SetMetafields: ['write_products'],
   ShopId: [],
   CartTransformEligibility: [],
+  CartTransforms: ['read_cart_transforms'],
+  CreateCartTransform: ['write_cart_transforms'],
+  ProductVariantPrices: ['read_products'],
 };
 
 /** https://shopify.dev/docs/api/webhooks/2026-04 (each topic's required scope). */

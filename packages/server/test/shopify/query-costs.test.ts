@@ -113,6 +113,9 @@ describe('the cost of Tare’s Shopify queries', () => {
       ],
       [operations.SHOP_ID, {}],
       [operations.CART_TRANSFORM_ELIGIBILITY, {}],
+      [operations.CART_TRANSFORMS, {}],
+      [operations.CREATE_CART_TRANSFORM, { functionHandle: 'tare-cart-transform', blockOnFailure: false }],
+      [operations.PRODUCT_VARIANT_PRICES, { id: 'gid://shopify/Product/1001' }],
     ];
     for (const [document, variables] of typical) await admin.request(document, variables);
     const { data } = await admin.request<{ orderEditBegin: { calculatedOrder: { id: string } } }>(

@@ -310,3 +310,71 @@ export const CART_TRANSFORM_ELIGIBILITY = /* GraphQL */ `
     }
   }
 `;
+
+/**
+ * The cart transforms the app has registered on the shop ("owned by the current API client"). The
+ * app ships one function, so any of them is Tare's; 5 a page leaves room for a merchant's
+ * leftovers without paying for 250.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/cartTransforms
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/CartTransform (id, functionId, blockOnFailure)
+ */
+export const CART_TRANSFORMS = /* GraphQL */ `
+  query CartTransforms {
+    cartTransforms(first: 5) {
+      nodes {
+        id
+        functionId
+        blockOnFailure
+      }
+    }
+  }
+`;
+
+/**
+ * Registers the deployed function on the shop by its handle (exactly one of `functionHandle` and
+ * `functionId`), never blocking a checkout when it fails.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/cartTransformCreate
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/payloads/CartTransformCreatePayload
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/CartTransformCreateUserError (code, field, message)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/enums/CartTransformCreateUserErrorCode
+ */
+export const CREATE_CART_TRANSFORM = /* GraphQL */ `
+  mutation CreateCartTransform($functionHandle: String!, $blockOnFailure: Boolean!) {
+    cartTransformCreate(functionHandle: $functionHandle, blockOnFailure: $blockOnFailure) {
+      cartTransform {
+        id
+        functionId
+        blockOnFailure
+      }
+      userErrors {
+        code
+        field
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * The prices of one product's variants, 100 a page (Shopify allows 2,048 variants a product; the
+ * rest by cursor), for `products/update`: the merchant edits prices on Shopify.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/product
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Product (variants)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/ProductVariant (price: Money!)
+ */
+export const PRODUCT_VARIANT_PRICES = /* GraphQL */ `
+  query ProductVariantPrices($id: ID!, $after: String) {
+    product(id: $id) {
+      variants(first: 100, after: $after) {
+        nodes {
+          id
+          price
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;

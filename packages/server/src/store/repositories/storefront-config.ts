@@ -1,5 +1,6 @@
 import type { PricingMode } from '@tare/contracts';
 import type { MeasurementType } from '../../domain/units.js';
+import type { CheckoutPricing } from '../../platform/shopify/connection.js';
 import type { Queryable } from '../db.js';
 import type { VariantPreset, VariantRules } from './catalog.js';
 
@@ -59,6 +60,29 @@ export async function shopifyPricingMode(db: Queryable, shopId: string): Promise
   return rows[0]?.pricing_mode ?? undefined;
 }
 
-export async function recordPricingMode(db: Queryable, shopId: string, mode: PricingMode): Promise<void> {
-  await db.query('UPDATE shopify_connections SET pricing_mode = $2 WHERE shop_id = $1', [shopId, mode]);
+/** Records how the shop's checkout charges measured lines, as connect settled it (with the function's registration). */
+export async function recordPricingMode(db: Queryable, shopId: string, pricing: CheckoutPricing): Promise<void> {
+  const { cartTransform } = pricing;
+  await db.query(
+    `UPDATE shopify_connections SET pricing_mode = $2, cart_transform_id = $3, cart_transform_problem = $4
+      WHERE shop_id = $1`,
+    [
+      shopId,
+      pricing.pricingMode,
+      cartTransform?.registered ? cartTransform.id : null,
+      cartTransform && !cartTransform.registered ? cartTransform.problem : null,
+    ],
+  );
+}
+
+/** The Cart Transform function on the shop's store as connect left it; null where there was nothing to register. */
+export async function shopifyCartTransform(db: Queryable, shopId: string): Promise<CheckoutPricing['cartTransform']> {
+  const { rows } = await db.query<{ cart_transform_id: string | null; cart_transform_problem: string | null }>(
+    'SELECT cart_transform_id, cart_transform_problem FROM shopify_connections WHERE shop_id = $1',
+    [shopId],
+  );
+  const row = rows[0];
+  if (row?.cart_transform_id) return { registered: true, id: row.cart_transform_id };
+  if (row?.cart_transform_problem) return { registered: false, problem: row.cart_transform_problem };
+  return null;
 }

@@ -11,6 +11,8 @@ export class FaultPlan {
   private throttled = 0;
   private inventoryWriteHooks: InventoryWriteHook[] = [];
   private metafieldRefusals: { remaining: number; code: string; message: string }[] = [];
+  private cartTransformRefusals: { code: string; message: string }[] = [];
+  private cartTransformHooks: (() => void)[] = [];
 
   /** The next `n` matching requests are applied, then their socket is destroyed: the client never hears back. */
   loseAnswers(n: number, options: { operation?: string } = {}): void {
@@ -38,6 +40,24 @@ export class FaultPlan {
    */
   refuseMetafields(n: number, code = 'INVALID_VALUE', message = 'Value is invalid.'): void {
     this.metafieldRefusals.push({ remaining: n, code, message });
+  }
+
+  /** The next cartTransformCreate gets this user error, e.g. `refuseCartTransform('INPUT_INVALID')`. */
+  refuseCartTransform(code: string, message = 'Failed to create cart transform due to invalid input.'): void {
+    this.cartTransformRefusals.push({ code, message });
+  }
+
+  /** Runs before the next cartTransformCreate is checked, e.g. another connect registering the function first. */
+  onNextCartTransformCreate(fn: () => void): void {
+    this.cartTransformHooks.push(fn);
+  }
+
+  takeCartTransformHook(): (() => void) | undefined {
+    return this.cartTransformHooks.shift();
+  }
+
+  takeCartTransformRefusal(): { code: string; message: string } | undefined {
+    return this.cartTransformRefusals.shift();
   }
 
   takeMetafieldRefusal(): { code: string; message: string } | undefined {

@@ -166,6 +166,13 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       Object.assign(store.cartTransform, operations);
     },
     /**
+     * The app's deployed functions by handle (`tare-cart-transform`, deployed by default): delete
+     * one to play an app not deployed yet, or set one of another API.
+     */
+    deployedFunctions: store.deployedFunctions,
+    /** The cart transforms the app registered on the shop (cartTransformCreate). */
+    cartTransforms: () => [...store.cartTransforms.values()],
+    /**
      * The value of a metafield as Shopify holds it (json parsed), or undefined; `owner` is a
      * variant id or `'shop'`, `namespace` as the app wrote it (`$app:tare`).
      */

@@ -14,6 +14,7 @@ import type { LeakyBucket } from './bucket.js';
 import { actualCost, requestedCost, SINGLE_QUERY_MAX_COST } from './cost.js';
 import type { FaultPlan } from './faults.js';
 import type { FakeContext } from './resolvers/context.js';
+import { cartTransformMutations, cartTransformQueries } from './resolvers/cart-transforms.js';
 import { inventoryMutations } from './resolvers/inventory.js';
 import { metafieldMutations } from './resolvers/metafields.js';
 import { productVariantMutations } from './resolvers/product-variants.js';
@@ -208,6 +209,8 @@ export function createFakeShopifyServer(deps: ServerDeps): Server {
       ...webhookSubscriptionMutations(context),
       ...metafieldMutations(context),
       ...productVariantMutations(context),
+      ...cartTransformQueries(context),
+      ...cartTransformMutations(context),
     };
     const result = await execute({
       schema: deps.schema,

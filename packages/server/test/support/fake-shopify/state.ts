@@ -147,6 +147,19 @@ export interface FakeOrderEdit {
   discounts: StagedDiscount[];
 }
 
+/** A function registered on the shop with cartTransformCreate. */
+export interface FakeCartTransform {
+  id: string;
+  functionId: string;
+  blockOnFailure: boolean;
+}
+
+/** A function of the app deployed with `shopify app deploy`: its id and the API it implements. */
+export interface FakeDeployedFunction {
+  id: string;
+  apiType: 'cart_transform' | 'discount' | 'delivery_customization';
+}
+
 export interface FakeWebhookSubscription {
   id: string;
   topic: string;
@@ -179,6 +192,11 @@ export class FakeStore {
   readonly idempotency = new Map<string, IdempotencyRecord>();
   /** By `${ownerId}|${namespace}|${key}`. */
   readonly metafields = new Map<string, FakeMetafield>();
+  readonly cartTransforms = new Map<string, FakeCartTransform>();
+  /** The app's deployed functions by handle: Tare's is deployed unless a test removes it. */
+  readonly deployedFunctions = new Map<string, FakeDeployedFunction>([
+    ['tare-cart-transform', { id: '01JTARE0CART0TRANSFORM0FN00', apiType: 'cart_transform' }],
+  ]);
   /** What `shop.features.cartTransform.eligibleOperations` answers: a standard plan cannot update lines. */
   cartTransform = { expandOperation: true, mergeOperation: true, updateOperation: false };
   /** The calling app's API client id, which its `$app` namespaces resolve to. */
