@@ -52,8 +52,15 @@ function createPickerClass() {
     };
 
     connectedCallback() {
-      this.#readConfig();
-      this.#render();
+      const start = () => {
+        this.#readConfig();
+        this.#render();
+      };
+      // Defined before the page is parsed (a script without defer), the element is connected
+      // before its children are: its documents are read once the document has been parsed.
+      if (this.ownerDocument.readyState === 'loading') {
+        this.ownerDocument.addEventListener('DOMContentLoaded', start, { once: true });
+      } else start();
       this.ownerDocument.addEventListener('change', this.#onFormChange);
     }
 

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
+import { PICKER_ASSETS_DIR } from '../../src/http/routes/storefront/storefront-render.js';
 import {
   launchBrowser,
   screenshot,
@@ -68,6 +69,40 @@ describe('sandbox storefront in Chromium', () => {
     });
   });
 
+  test('when a Shopify shop prices in base units, then the picker adds measurement ÷ unit value units, each stating one unit, in the shop’s French labels, and follows the theme’s variant selector', async () => {
+    await withPage(browser.newContext(), async (page) => {
+      const posted: unknown[] = [];
+      // A theme's page on Shopify: the cart is Shopify's (captured here), the script the extension's.
+      await page.route('http://shop.example/**', (route) => {
+        if (route.request().url().endsWith('/cart/add.js')) {
+          posted.push(route.request().postDataJSON());
+          return route.fulfill({ status: 200, contentType: 'application/json', body: '{"items":[]}' });
+        }
+        if (route.request().url().endsWith('/tare-measure-picker.js')) {
+          return route.fulfill({ path: `${PICKER_ASSETS_DIR}tare-measure-picker.js` });
+        }
+        const script = '<script src="/cdn/tare-measure-picker.js"></script>';
+        return route.fulfill({ status: 200, contentType: 'text/html', body: baseUnitsPage(script) });
+      });
+      await page.goto('http://shop.example/fr/products/olive-oil');
+      await page.getByLabel('Volume net (L)').selectOption('1.5');
+      await expect.poll(() => page.locator('.tare-picker__price').textContent()).toMatch(/^18,00\s€$/);
+      await page.getByRole('button', { name: 'Ajouter au panier' }).press('Enter');
+      await expect.poll(() => posted.length).toBe(1);
+      const [item] = (posted[0] as { items: { id: number; quantity: number; properties: Record<string, string> }[] })
+        .items;
+      expect([item!.id, item!.quantity]).toEqual([2301, 3]);
+      expect(JSON.parse(item!.properties['_svc_data']!).measurement.dimensions[0]).toEqual({ unit: 'L', value: 0.5 });
+      // The net measurement as the cart helpers write it (a plain decimal, whatever the locale).
+      expect(item!.properties['Volume net']).toBe('0.5 L');
+
+      // The theme's own variant selector (its product form's `id`) switches the picker's variant.
+      await page.locator('form select[name="id"]').selectOption('2302');
+      await expect.poll(() => page.locator('tare-measure-picker').getAttribute('variant-id')).toBe('2302');
+      expect(await page.getByLabel('Volume net (mL)').inputValue()).toBe('250');
+    });
+  });
+
   test('when the pages are read by axe, then they have no serious accessibility problem', async () => {
     await withPage(browser.newContext(), async (page) => {
       for (const path of ['', 'products/1001', 'products/1001?variant=2002', 'products/1004', 'cart']) {
@@ -95,3 +130,44 @@ describe('sandbox storefront in Chromium', () => {
     });
   });
 });
+
+/** A product page of a theme on Shopify, as the extension's block renders it, in base-units pricing. */
+function baseUnitsPage(script: string): string {
+  const variants = {
+    '2301': {
+      version: 1,
+      type: 'volume',
+      unitMeasurement: { unit: 'L', value: 0.5 },
+      displayStyle: 'dropdown',
+      presets: [{ value: 0.5 }, { value: 1.5 }],
+      price: '6.00',
+      currency: 'EUR',
+    },
+    '2302': {
+      version: 1,
+      type: 'volume',
+      unitMeasurement: { unit: 'mL', value: 250 },
+      displayStyle: 'number',
+      rules: { min: 250, increment: 250, defaultValue: 250, max: null },
+      price: '3.00',
+      currency: 'EUR',
+    },
+  };
+  const shop = {
+    version: 1,
+    defaultLocale: 'en',
+    currency: 'EUR',
+    pricingMode: 'base_units',
+    labels: {
+      en: { netVolume: 'Net volume', netVolume_value_L: '{Value} {Unit}' },
+      fr: { netVolume: 'Volume net', netVolume_value_L: '{Value} {Unit}', netVolume_value_mL: '{Value} {Unit}' },
+    },
+  };
+  return `<!doctype html><html lang="fr"><head>${script}</head><body>
+    <form action="/fr/cart/add" method="post"><select name="id" aria-label="Variante">
+      <option value="2301">Bouteille</option><option value="2302">Flacon</option></select></form>
+    <tare-measure-picker variant-id="2301" root="/fr" locale="fr-CA" text-add="Ajouter au panier">
+      <script type="application/json" data-tare-variants>${JSON.stringify(variants)}</script>
+      <script type="application/json" data-tare-shop>${JSON.stringify(shop)}</script>
+    </tare-measure-picker></body></html>`;
+}
