@@ -54,6 +54,12 @@ export interface PlatformLineItem {
   properties: { name: string; value: string }[];
 }
 
+/** A variant's price on the platform: exact decimal text in the shop's currency. */
+export interface VariantPrice {
+  variantId: string;
+  price: string;
+}
+
 /** A change to one line: its new state, or `remove` (quantity 0 removes the line). */
 export type LineItemChange =
   | { lineItemId: string; remove: true }
@@ -105,6 +111,12 @@ export interface PlatformGateway {
     orderId: string,
     options?: { forUpdate?: boolean } & KnownShop,
   ): Promise<PlatformOrder | undefined>;
+  /**
+   * The prices of a product's variants as the merchant set them on the platform (exact decimal
+   * text, per unit measurement), on platforms where prices are edited (Shopify); undefined for a
+   * product the platform does not have. The embedded platform's prices are Tare's own: it has none.
+   */
+  readVariantPrices?(tx: Queryable, shopId: string, productId: string): Promise<VariantPrice[] | undefined>;
   /** Applies line changes as one edit; adapters that can pass `notifyCustomer` and `staffNote` on do so. */
   editOrder(
     tx: Queryable,

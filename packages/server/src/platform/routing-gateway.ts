@@ -22,5 +22,7 @@ export function createRoutingGateway(adapters: Record<PlatformKind, PlatformGate
     readOrder: async (tx, shopId, orderId, options) =>
       (await adapterOf(tx, shopId, options)).readOrder(tx, shopId, orderId, options),
     editOrder: async (tx, shopId, ...rest) => (await adapterOf(tx, shopId)).editOrder(tx, shopId, ...rest),
+    readVariantPrices: async (tx, shopId, productId) =>
+      (await adapterOf(tx, shopId)).readVariantPrices?.(tx, shopId, productId),
   };
 }

@@ -22,6 +22,7 @@ import { pushShopifyLevels, readShopifyLevels } from './levels.js';
 import { type MetafieldOutcome, writeShopifyMetafields } from './metafields.js';
 import { editShopifyOrder } from './order-edit.js';
 import { readShopifyOrder, shopifyOrdersChangedSince } from './orders.js';
+import { readShopifyVariantPrices } from './variant-prices.js';
 
 export interface ShopifyGatewayOptions {
   db: Db;
@@ -90,6 +91,7 @@ export function createShopifyGateway(options: ShopifyGatewayOptions) {
     readLevels: (tx, shopId, levels) => onShopify(tx, shopId, (a) => readShopifyLevels(tx, a, shopId, levels)),
     ordersChangedSince: (tx, shopId, since) => onShopify(tx, shopId, (a) => shopifyOrdersChangedSince(a, since)),
     readOrder: (tx, shopId, orderId) => onShopify(tx, shopId, (a) => readShopifyOrder(a, orderId)),
+    readVariantPrices: (tx, shopId, productId) => onShopify(tx, shopId, (a) => readShopifyVariantPrices(a, productId)),
     async editOrder(tx, shopId, orderId, changes, editOptions) {
       await onShopify(tx, shopId, async (a) => {
         const order = await readShopifyOrder(a, orderId);

@@ -19,7 +19,7 @@ export interface EventOutcome {
 export async function processEvent(tx: Queryable, gateway: PlatformGateway, event: InboxEvent): Promise<EventOutcome> {
   const requestId = `event:${event.eventId}`.slice(0, 128);
   const payload = event.payload as Record<string, unknown>;
-  const shopify = await processShopifyEvent(tx, event);
+  const shopify = await processShopifyEvent(tx, gateway, event);
   if (shopify !== undefined) return { summary: shopify };
   const held = await holdWhileSyncStopped(tx, event);
   if (held !== undefined) return { summary: held };

@@ -1,7 +1,10 @@
+import type { PlatformGateway } from '../../platform/gateway.js';
 import { rememberInventoryItems } from '../../platform/shopify/inventory-items.js';
 import type { Queryable } from '../../store/db.js';
 import { holdEvent, type InboxEvent } from '../../store/repositories/platform-events.js';
 import { markConnectionFailed, shopifyConnectionStatus } from '../../store/repositories/shopify-connections.js';
+import { adoptVariantPrices } from '../../store/repositories/variant-prices.js';
+import { CATALOG_CHANGED } from '../change-channels.js';
 import { deleteShopEverywhere } from '../delete-shop.js';
 import { queueStorefrontMetafields } from '../storefront/storefront-metafields.js';
 
@@ -9,18 +12,31 @@ import { queueStorefrontMetafields } from '../storefront/storefront-metafields.j
  * The events only Shopify sends (PRODUCT.md §16), applied in the inbox's transaction; undefined
  * for the events of §14, which every platform sends.
  */
-export async function processShopifyEvent(tx: Queryable, event: InboxEvent): Promise<string | undefined> {
+export async function processShopifyEvent(
+  tx: Queryable,
+  gateway: PlatformGateway,
+  event: InboxEvent,
+): Promise<string | undefined> {
   switch (event.topic) {
     case 'products_updated': {
       const { productId, inventoryItems } = event.payload as {
         productId: string;
         inventoryItems: { variantId: string; inventoryItemId: string }[];
       };
+      // Its prices are read from Shopify: while the sync is stopped, the event waits for it.
+      const held = await holdWhileSyncStopped(tx, event);
+      if (held !== undefined) return held;
       await rememberInventoryItems(tx, event.shopId, inventoryItems);
+      // The merchant edits prices on Shopify, which owns them (decision 86): Tare takes them, and
+      // the variants' metafields with them.
+      const prices = await gateway.readVariantPrices?.(tx, event.shopId, productId);
+      const repriced = prices ? await adoptVariantPrices(tx, event.shopId, productId, prices) : [];
+      if (repriced.length > 0) await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, event.shopId]);
       // The product changed on Shopify: its variants' storefront metafields are compared again
       // with what Shopify was last given (only differing documents are written).
       const queued = await queueStorefrontMetafields(tx, event.shopId, { productIds: [productId] });
-      return `product ${productId}: ${inventoryItems.length} variant(s) mapped to their inventory items, ${queued} metafield(s) queued`;
+      const priced = repriced.length ? `, price taken from Shopify for ${repriced.join(', ')}` : '';
+      return `product ${productId}: ${inventoryItems.length} variant(s) mapped to their inventory items${priced}, ${queued} metafield(s) queued`;
     }
     case 'app_uninstalled':
       // Sync stops; data, connection and events stay, so connecting again resumes where it stopped.
