@@ -53,3 +53,21 @@ export function plainNumber(n: number): string {
   const frac = digits.slice(digits.length - scale).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
+
+/** `n ÷ d` rounded half to even (`d > 0`). */
+export function divideHalfEven(n: bigint, d: bigint): bigint {
+  const quotient = n / d; // truncates toward zero
+  const remainder = n % d;
+  const twice = 2n * (remainder < 0n ? -remainder : remainder);
+  if (twice < d || (twice === d && quotient % 2n === 0n)) return quotient;
+  return n < 0n ? quotient - 1n : quotient + 1n;
+}
+
+/** `minor` minor units as decimal text with exactly `digits` decimals. */
+export function formatMinor(minor: bigint, digits: number): string {
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const fraction = digits > 0 ? `.${text.slice(text.length - digits)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}

@@ -12,6 +12,7 @@ export * from './exact-decimal.js';
 export * from './measurement-rules.js';
 export * from './sandbox.js';
 export * from './line-price.js';
+export * from './unit-price.js';
 export * from './bookable-measure.js';
 export * from './storefront-config.js';
 export * from './scale-barcode.js';

@@ -6,7 +6,7 @@
  * text (a JSON number from its shortest form, as the server's `decimalFromJson` does), computed as
  * an integer fraction and rounded once.
  */
-import { type Scaled, toScaled } from './exact-decimal.js';
+import { divideHalfEven, formatMinor, type Scaled, toScaled } from './exact-decimal.js';
 
 /** What a line is priced from: the variant's price, its unit measurement and its presets. */
 export interface LinePricing {
@@ -31,24 +31,6 @@ const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 function equal(a: Scaled, b: Scaled): boolean {
   return a.int * pow10(b.scale) === b.int * pow10(a.scale);
-}
-
-/** `n ÷ d` rounded half to even (`d > 0`). */
-function divideHalfEven(n: bigint, d: bigint): bigint {
-  const quotient = n / d; // truncates toward zero
-  const remainder = n % d;
-  const twice = 2n * (remainder < 0n ? -remainder : remainder);
-  if (twice < d || (twice === d && quotient % 2n === 0n)) return quotient;
-  return n < 0n ? quotient - 1n : quotient + 1n;
-}
-
-/** `minor` minor units as decimal text with exactly `digits` decimals. */
-function formatMinor(minor: bigint, digits: number): string {
-  const negative = minor < 0n;
-  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
-  const whole = text.slice(0, text.length - digits);
-  const fraction = digits > 0 ? `.${text.slice(text.length - digits)}` : '';
-  return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
 /** A price stated in decimal text, rounded half-even to `digits` decimals. */

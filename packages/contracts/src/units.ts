@@ -10,6 +10,11 @@ export interface UnitDefinition {
   readonly id: string;
   /** Exact size of one of this unit in the type's base unit, as decimal text. */
   readonly factor: string;
+  /**
+   * Its common code in UN/ECE Recommendation 20 (Annexes II and III), which schema.org's
+   * `unitCode` and e-invoices name units by. units.test.ts checks each against the published list.
+   */
+  readonly rec20: string;
 }
 
 export interface UnitGroup {
@@ -17,7 +22,7 @@ export interface UnitGroup {
   readonly units: readonly UnitDefinition[];
 }
 
-const u = (id: string, factor: string): UnitDefinition => Object.freeze({ id, factor });
+const u = (id: string, factor: string, rec20: string): UnitDefinition => Object.freeze({ id, factor, rec20 });
 const group = (base: string, units: UnitDefinition[]): UnitGroup =>
   Object.freeze({ base, units: Object.freeze(units) });
 
@@ -27,60 +32,60 @@ const group = (base: string, units: UnitDefinition[]): UnitGroup =>
  */
 export const UNIT_CATALOGUE: Readonly<Record<MeasurementType, UnitGroup>> = Object.freeze({
   weight: group('kg', [
-    u('mg', '0.000001'),
-    u('g', '0.001'),
-    u('kg', '1'),
-    u('t', '1000'),
-    u('oz', '0.028349523125'),
-    u('lb', '0.45359237'),
-    u('st', '6.35029318'),
+    u('mg', '0.000001', 'MGM'),
+    u('g', '0.001', 'GRM'),
+    u('kg', '1', 'KGM'),
+    u('t', '1000', 'TNE'),
+    u('oz', '0.028349523125', 'ONZ'),
+    u('lb', '0.45359237', 'LBR'),
+    u('st', '6.35029318', 'STI'),
   ]),
   length: group('m', [
-    u('mm', '0.001'),
-    u('cm', '0.01'),
-    u('m', '1'),
-    u('km', '1000'),
-    u('in', '0.0254'),
-    u('ft', '0.3048'),
-    u('yd', '0.9144'),
-    u('mi', '1609.344'),
+    u('mm', '0.001', 'MMT'),
+    u('cm', '0.01', 'CMT'),
+    u('m', '1', 'MTR'),
+    u('km', '1000', 'KMT'),
+    u('in', '0.0254', 'INH'),
+    u('ft', '0.3048', 'FOT'),
+    u('yd', '0.9144', 'YRD'),
+    u('mi', '1609.344', 'SMI'),
   ]),
   area: group('m2', [
-    u('mm2', '0.000001'),
-    u('cm2', '0.0001'),
-    u('m2', '1'),
-    u('ha', '10000'),
-    u('km2', '1000000'),
-    u('in2', '0.00064516'),
-    u('ft2', '0.09290304'),
-    u('yd2', '0.83612736'),
-    u('ac', '4046.8564224'),
+    u('mm2', '0.000001', 'MMK'),
+    u('cm2', '0.0001', 'CMK'),
+    u('m2', '1', 'MTK'),
+    u('ha', '10000', 'HAR'),
+    u('km2', '1000000', 'KMK'),
+    u('in2', '0.00064516', 'INK'),
+    u('ft2', '0.09290304', 'FTK'),
+    u('yd2', '0.83612736', 'YDK'),
+    u('ac', '4046.8564224', 'ACR'),
   ]),
   volume: group('L', [
-    u('ml', '0.001'),
-    u('cl', '0.01'),
-    u('dl', '0.1'),
-    u('L', '1'),
-    u('m3', '1000'),
-    u('cm3', '0.001'),
-    u('in3', '0.016387064'),
-    u('ft3', '28.316846592'),
-    u('floz', '0.0295735295625'),
-    u('cup', '0.2365882365'),
-    u('pt', '0.473176473'),
-    u('qt', '0.946352946'),
-    u('gal', '3.785411784'),
-    u('imp_floz', '0.0284130625'),
-    u('imp_pt', '0.56826125'),
-    u('imp_gal', '4.54609'),
+    u('ml', '0.001', 'MLT'),
+    u('cl', '0.01', 'CLT'),
+    u('dl', '0.1', 'DLT'),
+    u('L', '1', 'LTR'),
+    u('m3', '1000', 'MTQ'),
+    u('cm3', '0.001', 'CMQ'),
+    u('in3', '0.016387064', 'INQ'),
+    u('ft3', '28.316846592', 'FTQ'),
+    u('floz', '0.0295735295625', 'OZA'),
+    u('cup', '0.2365882365', 'G21'),
+    u('pt', '0.473176473', 'PTL'),
+    u('qt', '0.946352946', 'QTL'),
+    u('gal', '3.785411784', 'GLL'),
+    u('imp_floz', '0.0284130625', 'OZI'),
+    u('imp_pt', '0.56826125', 'PTI'),
+    u('imp_gal', '4.54609', 'GLI'),
   ]),
   time: group('s', [
-    u('ms', '0.001'),
-    u('s', '1'),
-    u('min', '60'),
-    u('h', '3600'),
-    u('day', '86400'),
-    u('week', '604800'),
+    u('ms', '0.001', 'C26'),
+    u('s', '1', 'SEC'),
+    u('min', '60', 'MIN'),
+    u('h', '3600', 'HUR'),
+    u('day', '86400', 'DAY'),
+    u('week', '604800', 'WEE'),
   ]),
 });
 
@@ -103,4 +108,13 @@ export function unitsOf(type: MeasurementType): readonly string[] {
 /** Type of a case-sensitive unit id, or undefined. @example typeOfUnit('L') // 'volume'; typeOfUnit('l') // undefined */
 export function typeOfUnit(unit: string): MeasurementType | undefined {
   return UNIT_TYPE.get(unit);
+}
+
+const UNIT_DEFINITION = new Map<string, UnitDefinition>(
+  MEASUREMENT_TYPES.flatMap((type) => UNIT_CATALOGUE[type].units.map((d) => [d.id, d] as const)),
+);
+
+/** A unit's definition (factor, Rec 20 code) by its case-sensitive id, or undefined. @example unitDefinition('L')?.rec20 // 'LTR' */
+export function unitDefinition(unit: string): UnitDefinition | undefined {
+  return UNIT_DEFINITION.get(unit);
 }
