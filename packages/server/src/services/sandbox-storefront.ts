@@ -2,13 +2,13 @@ import type { SandboxCartAddBody, SandboxCartChangeBody, SandboxCart, SandboxOrd
 import { AppError, errors } from '../errors.js';
 import {
   listStorefrontProducts,
-  storefrontShopConfig,
-  storefrontVariants,
+  STOREFRONT_PAGE_SIZE,
 } from '../platform/local/sandbox/storefront/storefront-catalog.js';
 import { addedTo, type LineTitles, storefrontCart } from '../platform/local/sandbox/storefront/storefront-cart.js';
 import { platformOf } from '../platform/platform-of.js';
 import type { Db } from '../store/db.js';
-import { findProduct, findProductsByIds, findVariantsByIds } from '../store/repositories/catalog.js';
+import { findProduct, findProductsByIds, findVariantsByIds, listVariantsPage } from '../store/repositories/catalog.js';
+import { shopStorefrontDocument, variantDocument } from './storefront/storefront-metafields.js';
 import { findShopByDomain, type Shop } from '../store/repositories/shops.js';
 import type { SandboxShop } from './sandbox-shop.js';
 
@@ -72,10 +72,17 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
       const shop = await shopAt(domain);
       const product = await findProduct(db, shop.id, productId);
       if (!product) throw errors.notFound('product', productId);
-      const variants = await storefrontVariants(db, shop, product);
+      // The documents a Shopify shop's metafields hold, from the same builders; the sandbox
+      // charges the measured price itself, so its pricing mode is the function's.
+      const page = await listVariantsPage(db, shop.id, product.id, { direction: 'next', limit: STOREFRONT_PAGE_SIZE });
+      const variants = page.slice(0, STOREFRONT_PAGE_SIZE).map((variant) => ({
+        id: variant.id,
+        title: variant.title,
+        config: variantDocument({ ...variant, measurementType: product.measurementType }, shop.currency),
+      }));
       const selected = variants.find((v) => v.id === variantId) ?? variants[0];
       if (!selected) throw errors.notFound('product', productId);
-      return { shop, product, variants, selected, shopConfig: await storefrontShopConfig(db, shop) };
+      return { shop, product, variants, selected, shopConfig: await shopStorefrontDocument(db, shop, 'function') };
     },
 
     async readCart(domain: string, token: string | undefined) {

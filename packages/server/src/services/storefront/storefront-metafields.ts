@@ -1,4 +1,9 @@
-import { type ShopStorefrontConfig, type VariantMeasurementConfig, variantMeasurementConfig } from '@tare/contracts';
+import {
+  type PricingMode,
+  type ShopStorefrontConfig,
+  type VariantMeasurementConfig,
+  variantMeasurementConfig,
+} from '@tare/contracts';
 import { normalizeLocale, resolveLabels, SUPPORTED_LOCALES } from '../../domain/labels.js';
 import type { Queryable } from '../../store/db.js';
 import { listEnabledUnits } from '../../store/repositories/catalog.js';
@@ -64,16 +69,25 @@ export function variantDocument(variant: StorefrontVariant, currency: string): V
   );
 }
 
-/**
- * The shop's labels in every locale a storefront may ask for (the built-in ones, the shop's
- * default and every locale it overrides), each resolved as app settings resolve it, and the
- * pricing mode connect read (`base_units`, which works on every plan, until it was read).
- */
+/** The shop's document with the pricing mode connect read (`base_units`, which works on every plan, until it was read). */
 async function shopDocument(tx: Queryable, shop: Shop): Promise<ShopStorefrontConfig> {
+  return shopStorefrontDocument(tx, shop, (await shopifyPricingMode(tx, shop.id)) ?? 'base_units');
+}
+
+/**
+ * The shop's `$app:tare.labels` document: its labels in every locale a storefront may ask for
+ * (the built-in ones, the shop's default and every locale it overrides), each resolved as app
+ * settings resolve it, and how its checkout charges a measured line. The sandbox storefront
+ * embeds the same document in its pages.
+ */
+export async function shopStorefrontDocument(
+  tx: Queryable,
+  shop: Shop,
+  pricingMode: PricingMode,
+): Promise<ShopStorefrontConfig> {
   // One after another: a transaction's connection runs one statement at a time.
   const enabled = await listEnabledUnits(tx, shop.id);
   const overrides = await listLabelOverrides(tx, shop.id);
-  const pricingMode = await shopifyPricingMode(tx, shop.id);
   const locales = new Set<string>([...SUPPORTED_LOCALES, shop.defaultLocale]);
   for (const locale of Object.keys(overrides)) locales.add(normalizeLocale(locale) ?? locale);
   const labels: Record<string, Record<string, string>> = {};
@@ -85,11 +99,5 @@ async function shopDocument(tx: Queryable, shop: Shop): Promise<ShopStorefrontCo
       overrides,
     }).labels;
   }
-  return {
-    version: 1,
-    defaultLocale: shop.defaultLocale,
-    currency: shop.currency,
-    pricingMode: pricingMode ?? 'base_units',
-    labels,
-  };
+  return { version: 1, defaultLocale: shop.defaultLocale, currency: shop.currency, pricingMode, labels };
 }
