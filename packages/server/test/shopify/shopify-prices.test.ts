@@ -1,5 +1,5 @@
 /**
- * Prices of a shop on Shopify (PRODUCT.md §16, §18; decision 86): the merchant edits them in
+ * Prices of a shop on Shopify (PRODUCT.md §16, §18; decision 87): the merchant edits them in
  * Shopify's admin, so a `products/update` re-reads the product's variant prices from Shopify and
  * Tare's variant price follows, and the variant's storefront metafield with it.
  */

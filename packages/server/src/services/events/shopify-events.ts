@@ -27,7 +27,7 @@ export async function processShopifyEvent(
       const held = await holdWhileSyncStopped(tx, event);
       if (held !== undefined) return held;
       await rememberInventoryItems(tx, event.shopId, inventoryItems);
-      // The merchant edits prices on Shopify, which owns them (decision 86): Tare takes them, and
+      // The merchant edits prices on Shopify, which owns them (decision 87): Tare takes them, and
       // the variants' metafields with them.
       const prices = await gateway.readVariantPrices?.(tx, event.shopId, productId);
       const repriced = prices ? await adoptVariantPrices(tx, event.shopId, productId, prices) : [];
