@@ -25,6 +25,14 @@ export type ErrorCode =
   | 'platform_unavailable'
   | 'service_unavailable';
 
+/** A price per reference quantity (PRODUCT.md §21): `{ amount: '19.20', currency: 'EUR', reference: { value: 1, unit: 'kg' } }`. */
+export interface UnitPrice {
+  /** Decimal text with the currency's minor digits. */
+  amount: string;
+  currency: string;
+  reference: { value: number; unit: string };
+}
+
 export interface Variant {
   id: string;
   unitMeasurement: { unit: string; value: number };
@@ -32,9 +40,11 @@ export interface Variant {
     onlineStore: {
       displayStyle: 'number' | 'pills' | 'dropdown';
       rules?: { min: number; increment: number; defaultValue: number; max: number | null };
-      presets?: Array<{ value: number; label?: string; price?: string }>;
+      presets?: Array<{ value: number; label?: string; price?: string; unitPrice?: UnitPrice }>;
     };
   };
+  /** Absent when the shop has unit pricing off, and for time. */
+  unitPrice?: UnitPrice;
 }
 
 export interface Product {

@@ -12,10 +12,28 @@ const Rules = Type.Object({
   max: Type.Union([Type.Number(), Type.Null()]),
 });
 
+/** PRODUCT.md §21: the price per reference quantity that the law asks shops to show beside a price. */
+export const UnitPriceSchema = Type.Object(
+  {
+    amount: Type.String({
+      description: "Decimal text with the currency's minor digits, rounded half-even once.",
+      examples: ['19.20'],
+    }),
+    currency: Type.String({ examples: ['EUR'] }),
+    reference: Type.Object({ value: Type.Number({ examples: [1] }), unit: Type.String({ examples: ['kg'] }) }),
+  },
+  {
+    description:
+      "Price per the shop's reference quantity (1 kg, 100 g, 1 L, …); absent when the shop has unit pricing off, " +
+      'and for time.',
+  },
+);
+
 const Preset = Type.Object({
   value: Type.Number(),
   label: Type.Optional(Type.String()),
   price: Type.Optional(Type.String()),
+  unitPrice: Type.Optional(UnitPriceSchema),
 });
 
 const OnlineStore = Type.Object({
@@ -28,6 +46,7 @@ export const VariantSchema = Type.Object({
   id: Type.String(),
   unitMeasurement: Type.Object({ unit: Type.String(), value: Type.Number() }),
   settings: Type.Object({ onlineStore: OnlineStore }),
+  unitPrice: Type.Optional(UnitPriceSchema),
 });
 export type Variant = Static<typeof VariantSchema>;
 
@@ -57,6 +76,7 @@ const EXAMPLE_VARIANT = {
   settings: {
     onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null } },
   },
+  unitPrice: { amount: '24.00', currency: 'USD', reference: { value: 1, unit: 'kg' } },
 };
 
 export const ProductParams = Type.Object({ productId: platformId('1001') }, { additionalProperties: false });

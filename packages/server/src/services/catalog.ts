@@ -1,4 +1,12 @@
-import type { PaginationMeta, Product, Variant } from '@tare/contracts';
+import {
+  type MeasurementType,
+  type PaginationMeta,
+  type Product,
+  type UnitPrice,
+  unitPrice,
+  unitPriceReference,
+  type Variant,
+} from '@tare/contracts';
 import type { CursorCodec } from '../domain/cursor.js';
 import { errors } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -10,23 +18,39 @@ import {
   type VariantRecord,
   type VariantRules,
 } from '../store/repositories/catalog.js';
+import { readUnitPricing, type ShopUnitPricing } from '../store/repositories/unit-pricing.js';
 import { type Answer, answer } from './answer.js';
 import { createShopCache } from './shop-cache.js';
 
 export type ProductPage = Answer<{ product: Product }, PaginationMeta>;
 export type VariantAnswer = Answer<{ variant: Variant & { product: { id: string; measurementType: string } } }, object>;
 
-/** The API shape of a variant: rules for `number`, presets for `pills` and `dropdown`. */
-export function toApiVariant(record: VariantRecord): Variant {
+/**
+ * The API shape of a variant: rules for `number`, presets for `pills` and `dropdown`; with the
+ * shop's unit pricing (PRODUCT.md §21), the unit price of its price and of each preset's own.
+ */
+export function toApiVariant(record: VariantRecord, pricing?: ShopUnitPricing & { type: MeasurementType }): Variant {
+  const reference = pricing && unitPriceReference(pricing.settings, pricing.type);
+  const priced = (price: string, value: number | string): { unitPrice?: UnitPrice } =>
+    reference && pricing
+      ? { unitPrice: unitPrice(price, { value, unit: record.unit }, reference, pricing.currency) }
+      : {};
   // jsonb does not keep key order; rebuild objects in the documented order.
   const onlineStore: Variant['settings']['onlineStore'] =
     record.displayStyle === 'number'
       ? { displayStyle: 'number', rules: record.rules ? orderRules(record.rules) : undefined }
-      : { displayStyle: record.displayStyle, presets: (record.presets ?? []).map(orderPreset) };
+      : {
+          displayStyle: record.displayStyle,
+          presets: (record.presets ?? []).map((preset) => ({
+            ...orderPreset(preset),
+            ...(preset.price === undefined ? {} : priced(preset.price, preset.value)),
+          })),
+        };
   return {
     id: record.id,
     unitMeasurement: { unit: record.unit, value: Number(record.unitValue) },
     settings: { onlineStore },
+    ...priced(record.price, record.unitValue),
   };
 }
 
@@ -47,6 +71,11 @@ const invalidCursor = (message: string) => errors.validation([{ path: '/cursor',
 export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cacheTtlMs: number }) {
   const cache = createShopCache<ProductPage | VariantAnswer>({ ttlMs: deps.cacheTtlMs });
 
+  async function pricingOf(shopId: string, type: MeasurementType) {
+    const pricing = await readUnitPricing(deps.db, shopId);
+    return pricing && { ...pricing, type };
+  }
+
   async function loadProductPage(shopId: string, productId: string, limit: number, cursor?: string) {
     const from = cursor === undefined ? undefined : deps.cursors.decode(cursor);
     if (cursor !== undefined && !from) throw invalidCursor('is not a cursor this service issued');
@@ -55,6 +84,7 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
     }
     const product = await findProduct(deps.db, shopId, productId);
     if (!product) throw errors.notFound('product', productId);
+    const pricing = await pricingOf(shopId, product.measurementType);
     const direction = from?.direction ?? 'next';
     const rows = await listVariantsPage(deps.db, shopId, productId, { direction, from, limit });
     const more = rows.length > limit;
@@ -73,7 +103,13 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
       hasMore: hasNext,
     };
     return answer(
-      { product: { id: product.id, measurementType: product.measurementType, variants: page.map(toApiVariant) } },
+      {
+        product: {
+          id: product.id,
+          measurementType: product.measurementType,
+          variants: page.map((v) => toApiVariant(v, pricing)),
+        },
+      },
       meta,
     );
   }
@@ -97,10 +133,11 @@ export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cache
         if (!product) throw errors.notFound('product', productId);
         const variant = await findVariant(deps.db, shopId, productId, variantId);
         if (!variant) throw errors.notFound('variant', variantId, { productId });
+        const pricing = await pricingOf(shopId, product.measurementType);
         return answer(
           {
             variant: {
-              ...toApiVariant(variant),
+              ...toApiVariant(variant, pricing),
               product: { id: product.id, measurementType: product.measurementType },
             },
           },

@@ -26,6 +26,7 @@ import { connectShopToShopify } from '../shopify-connection.js';
 import { queueStorefrontMetafields } from '../storefront/storefront-metafields.js';
 import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
 import { importScaleBarcodes, scaleItemIssues } from './scale-items.js';
+import { importUnitPricing } from './unit-pricing.js';
 import {
   differing,
   levelKeyOf,
@@ -199,6 +200,7 @@ async function importShop(
   changes += written;
   if (large && written > 0) await tx.query('ANALYZE variants');
   changes += await importScaleBarcodes(tx, id, shop);
+  changes += await importUnitPricing(tx, id, shop);
   for (const [i, slice] of sliced.entries()) {
     const variants = slice.flatMap((product) => product.variants);
     changes += await importLevels(tx, gateway, id, variants, unsettled[i]!);

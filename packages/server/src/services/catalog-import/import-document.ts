@@ -111,6 +111,26 @@ const ShopifyPlatform = Type.Object(
   closed,
 );
 
+/** What a type's unit price is stated per (`{ value: 100, unit: 'g' }`); units checked by the validator. */
+const Reference = Type.Object({ value: Type.Number({ exclusiveMinimum: 0 }), unit: Type.String() }, closed);
+const UnitPricing = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    reference: Type.Optional(
+      Type.Object(
+        {
+          weight: Type.Optional(Reference),
+          volume: Type.Optional(Reference),
+          length: Type.Optional(Reference),
+          area: Type.Optional(Reference),
+        },
+        closed,
+      ),
+    ),
+  },
+  closed,
+);
+
 const Shop = Type.Object(
   {
     domain: Type.String({
@@ -140,6 +160,8 @@ const Shop = Type.Object(
           storefront: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()) }, closed)),
           // The formats of the labels the shop's scales print (PRODUCT.md §22); the list replaces the stored one.
           scaleBarcodes: Type.Optional(Type.Array(ScaleBarcodeFormatSchema, { maxItems: 11 })),
+          // Prices per reference quantity (PRODUCT.md §21); the object replaces the stored one.
+          unitPricing: Type.Optional(UnitPricing),
         },
         closed,
       ),

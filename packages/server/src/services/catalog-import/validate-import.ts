@@ -8,6 +8,7 @@ import { shopifyConnectionProblems } from '../shopify-connection.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
 import { checkScaleBarcodes } from './scale-barcode-checks.js';
 import { type SoundParts, soundParts } from './sound-parts.js';
+import { checkUnitPricing } from './unit-pricing.js';
 
 const checkShape = compileChecker<ImportDocument>(ImportDocument);
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -104,6 +105,7 @@ function checkShop(shop: ImportShop, at: string, sound: SoundParts, report: Repo
     });
   });
   checkScaleBarcodes(shop, at, sound, report);
+  checkUnitPricing(shop, at, sound, report);
   const orders = readable('/orders') ? (shop.orders ?? []) : [];
   uniqueIds(listed(orders, `${at}/orders`), 'order', sound, report);
   const lines = orders.flatMap((o, i) => {
