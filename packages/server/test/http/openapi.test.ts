@@ -69,6 +69,7 @@ describe('OpenAPI document and docs page', () => {
   let doc: Document;
   /** Every public route the app registers under /api/v1 and /sandbox, seen through an onRoute hook. */
   const apiRoutes: { method: string; url: string }[] = [];
+  const registered: RouteOptions[] = [];
 
   beforeAll(async () => {
     db = await testDrivers()[0]!.create();
@@ -83,11 +84,15 @@ describe('OpenAPI document and docs page', () => {
       bodyLimit: 1024 * 1024,
       rateLimitStore: { kind: 'memory' },
       sandbox: true,
-      onRoute: (route: RouteOptions) => {
-        if (!/^\/(api\/v1|sandbox)\//.test(route.url) || route.schema?.hide) return;
-        for (const method of [route.method].flat()) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
-      },
+      // Kept whole and read once every plugin is in: a plugin's own onRoute hook (the storefront
+      // hides its pages and Shopify-shaped cart) runs after this one on the same options.
+      onRoute: (route: RouteOptions) => void registered.push(route),
     });
+    await collector.ready();
+    for (const route of registered) {
+      if (!/^\/(api\/v1|sandbox)\//.test(route.url) || route.schema?.hide) continue;
+      for (const method of [route.method].flat()) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
+    }
     await collector.close();
   });
 
