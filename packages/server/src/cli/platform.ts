@@ -1,10 +1,12 @@
 import { errors } from '../errors.js';
 import type { CheckoutPricing } from '../platform/shopify/connection.js';
+import type { DefinitionOutcome } from '../platform/shopify/metafield-definitions.js';
 import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
 import { subscribeWebhooks } from '../platform/shopify/webhook-subscriptions.js';
 import { ShopifyCredentialsError } from '../platform/shopify/verify-credentials.js';
 import {
   connectShopToShopify,
+  ensureStorefrontDefinitionsOf,
   settleCheckoutPricingOf,
   shopifyConnectionProblems,
   verifyShopifyConnection,
@@ -109,6 +111,13 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
       `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not settle the shop's checkout pricing: ${(error as Error).message}`,
     );
   });
+  // Before the metafields are queued: an app-owned metafield is unreadable on the storefront until
+  // its definition grants storefront access.
+  const definitions = await ensureStorefrontDefinitionsOf(input).catch((error: unknown) => {
+    throw new CommandError(
+      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not define the storefront metafields: ${(error as Error).message}`,
+    );
+  });
   const { changed } = await ctx.db.transaction((tx) =>
     connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true, pricing }),
   );
@@ -120,6 +129,7 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
       : `${shop.domain} is already connected to ${connection!.store} ("${shopName}") with these values; credentials checked, nothing changed`,
   );
   reportPricing(ctx, pricing);
+  reportDefinitions(ctx, definitions);
   ctx.io.out("storefront metafields: every measured variant's and the shop's are queued for Shopify");
   return 0;
 }
@@ -144,6 +154,20 @@ function reportPricing(ctx: CommandContext, { pricingMode, cartTransform }: Chec
     return;
   }
   ctx.io.out('pricing mode: base_units (the store cannot update lines: variants are priced per unit measurement)');
+}
+
+const DEFINITION_CHANGES = {
+  created: 'defined, readable by the storefront',
+  granted: 'readable by the storefront from now on (its definition had no storefront access)',
+  none: 'readable by the storefront',
+};
+
+function reportDefinitions(ctx: CommandContext, outcomes: DefinitionOutcome[]): void {
+  for (const outcome of outcomes) {
+    // Saved all the same: the stock and the checkout work without the picker, and connecting again retries.
+    if (!outcome.readable) ctx.io.err(`warning: ${outcome.problem}`);
+    else ctx.io.out(`storefront metafield $app:tare.${outcome.metafield.key}: ${DEFINITION_CHANGES[outcome.change]}`);
+  }
 }
 
 async function webhooks(ctx: CommandContext, args: string[]): Promise<number> {

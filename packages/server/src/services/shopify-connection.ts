@@ -1,5 +1,9 @@
 import { errors } from '../errors.js';
 import { createShopifyAdmin } from '../platform/shopify/admin-client.js';
+import {
+  type DefinitionOutcome,
+  ensureStorefrontMetafieldDefinitions,
+} from '../platform/shopify/metafield-definitions.js';
 import { settleShopifyPricing } from '../platform/shopify/pricing-mode.js';
 import { type CheckoutPricing, DEFAULT_SHOPIFY_API_VERSION, shopifyEndpoint } from '../platform/shopify/connection.js';
 import { verifyShopifyCredentials } from '../platform/shopify/verify-credentials.js';
@@ -103,10 +107,24 @@ export function settleCheckoutPricingOf(
   input: ShopifyConnectionInput,
   options: { fetch?: typeof fetch } = {},
 ): Promise<CheckoutPricing> {
+  return settleShopifyPricing(adminOf(input, options));
+}
+
+/**
+ * Gives, with the values being connected, the storefront metafields' definitions storefront access
+ * PUBLIC_READ, so the theme block can read what Tare queues (PRODUCT.md §18); refusals come back
+ * as outcomes, the admin client's errors are thrown.
+ */
+export function ensureStorefrontDefinitionsOf(
+  input: ShopifyConnectionInput,
+  options: { fetch?: typeof fetch } = {},
+): Promise<DefinitionOutcome[]> {
+  return ensureStorefrontMetafieldDefinitions(adminOf(input, options));
+}
+
+function adminOf(input: ShopifyConnectionInput, options: { fetch?: typeof fetch }) {
   const store = input.store.trim().toLowerCase();
   const apiVersion = input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
   const endpoint = shopifyEndpoint(store, apiVersion, input.adminApiUrl);
-  return settleShopifyPricing(
-    createShopifyAdmin({ store, apiVersion, endpoint, accessToken: input.accessToken }, options),
-  );
+  return createShopifyAdmin({ store, apiVersion, endpoint, accessToken: input.accessToken }, options);
 }

@@ -41,6 +41,10 @@ const OPERATION_SCOPES: Record<string, string[]> = {
   CartTransforms: ['read_cart_transforms'],
   CreateCartTransform: ['write_cart_transforms'],
   ProductVariantPrices: ['read_products'],
+  // Definitions take their owner type's scope, as its metafields do: variants are products'.
+  StorefrontMetafieldDefinition: ['read_products'],
+  CreateMetafieldDefinition: ['write_products'],
+  UpdateMetafieldDefinition: ['write_products'],
 };
 
 /** https://shopify.dev/docs/api/webhooks/2026-04 (each topic's required scope). */

@@ -20,6 +20,9 @@ const LARGEST: Record<string, unknown> = {
   inventoryItemIds: Array.from({ length: 250 }, (_, i) => `gid://shopify/InventoryItem/${i + 1}`),
   locationId: 'gid://shopify/Location/70001',
   id: 'gid://shopify/Order/1',
+  ownerType: 'PRODUCTVARIANT',
+  namespace: '$app:tare',
+  key: 'measurement',
 };
 
 /** The table's rows: operation → [requested, actual for the typical call]. */
@@ -73,6 +76,7 @@ describe('the cost of Tare’s Shopify queries', () => {
     const lineItemId = fake.state.orders.get(orderId)!.lines[0]!.id;
     const refundId = fake.refund(orderId, { lines: [{ lineItemId, quantity: 1, restockType: 'RETURN' }] });
     const variants = ['2001', '2002'];
+    const variantDefinition = { ownerType: 'PRODUCTVARIANT', namespace: '$app:tare', key: 'measurement' };
     const item = (v: string) => `gid://shopify/InventoryItem/${fake.inventoryItemId(v)}`;
     const typical: [string, Record<string, unknown>][] = [
       [operations.VARIANT_INVENTORY_ITEMS, { ids: variants.map((v) => `gid://shopify/ProductVariant/${v}`) }],
@@ -116,6 +120,18 @@ describe('the cost of Tare’s Shopify queries', () => {
       [operations.CART_TRANSFORMS, {}],
       [operations.CREATE_CART_TRANSFORM, { functionHandle: 'tare-cart-transform', blockOnFailure: false }],
       [operations.PRODUCT_VARIANT_PRICES, { id: 'gid://shopify/Product/1001' }],
+      // A store without Tare's definition yet: looked up, created, then granted (as an old one would be).
+      [operations.STOREFRONT_METAFIELD_DEFINITION, { ...variantDefinition, namespace: '$app:tare' }],
+      [
+        operations.CREATE_METAFIELD_DEFINITION,
+        {
+          definition: { ...variantDefinition, name: 'Tare measurement', type: 'json', access: { storefront: 'NONE' } },
+        },
+      ],
+      [
+        operations.UPDATE_METAFIELD_DEFINITION,
+        { definition: { ...variantDefinition, access: { storefront: 'PUBLIC_READ' } } },
+      ],
     ];
     for (const [document, variables] of typical) await admin.request(document, variables);
     const { data } = await admin.request<{ orderEditBegin: { calculatedOrder: { id: string } } }>(

@@ -378,3 +378,75 @@ export const PRODUCT_VARIANT_PRICES = /* GraphQL */ `
     }
   }
 `;
+
+/**
+ * The app's definition of one storefront metafield, if the shop has it (`$app:tare` resolves to
+ * the app's reserved namespace in the filter as in writes), with its storefront access.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/metafieldDefinitions
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MetafieldDefinition (id, access)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MetafieldAccess (storefront)
+ */
+export const STOREFRONT_METAFIELD_DEFINITION = /* GraphQL */ `
+  query StorefrontMetafieldDefinition($ownerType: MetafieldOwnerType!, $namespace: String!, $key: String!) {
+    metafieldDefinitions(ownerType: $ownerType, namespace: $namespace, key: $key, first: 1) {
+      nodes {
+        id
+        access {
+          storefront
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * Defines a storefront metafield with storefront access PUBLIC_READ, which a theme app block needs
+ * to read an app-owned metafield. TAKEN: the shop has it already.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/metafieldDefinitionCreate
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/MetafieldDefinitionInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/MetafieldAccessInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MetafieldDefinitionCreateUserError
+ */
+export const CREATE_METAFIELD_DEFINITION = /* GraphQL */ `
+  mutation CreateMetafieldDefinition($definition: MetafieldDefinitionInput!) {
+    metafieldDefinitionCreate(definition: $definition) {
+      createdDefinition {
+        id
+        access {
+          storefront
+        }
+      }
+      userErrors {
+        code
+        field
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * Grants an existing storefront metafield definition storefront access PUBLIC_READ (found by its
+ * owner type, namespace and key, which cannot change).
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/metafieldDefinitionUpdate
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/MetafieldDefinitionUpdateInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/MetafieldAccessUpdateInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/MetafieldDefinitionUpdateUserError
+ */
+export const UPDATE_METAFIELD_DEFINITION = /* GraphQL */ `
+  mutation UpdateMetafieldDefinition($definition: MetafieldDefinitionUpdateInput!) {
+    metafieldDefinitionUpdate(definition: $definition) {
+      updatedDefinition {
+        id
+        access {
+          storefront
+        }
+      }
+      userErrors {
+        code
+        field
+        message
+      }
+    }
+  }
+`;

@@ -13,6 +13,7 @@ export class FaultPlan {
   private metafieldRefusals: { remaining: number; code: string; message: string }[] = [];
   private cartTransformRefusals: { code: string; message: string }[] = [];
   private cartTransformHooks: (() => void)[] = [];
+  private definitionRefusals: { code: string; message: string }[] = [];
 
   /** The next `n` matching requests are applied, then their socket is destroyed: the client never hears back. */
   loseAnswers(n: number, options: { operation?: string } = {}): void {
@@ -50,6 +51,18 @@ export class FaultPlan {
   /** Runs before the next cartTransformCreate is checked, e.g. another connect registering the function first. */
   onNextCartTransformCreate(fn: () => void): void {
     this.cartTransformHooks.push(fn);
+  }
+
+  /**
+   * The next metafieldDefinitionCreate or metafieldDefinitionUpdate gets this user error, e.g.
+   * `refuseMetafieldDefinition('LIMIT_EXCEEDED')`; nothing is created or changed.
+   */
+  refuseMetafieldDefinition(code: string, message = 'The definition could not be saved.'): void {
+    this.definitionRefusals.push({ code, message });
+  }
+
+  takeMetafieldDefinitionRefusal(): { code: string; message: string } | undefined {
+    return this.definitionRefusals.shift();
   }
 
   takeCartTransformHook(): (() => void) | undefined {

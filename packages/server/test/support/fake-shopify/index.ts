@@ -98,6 +98,14 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     },
   });
 
+  /** A metafield's value as Shopify holds it (json parsed); `owner` a variant id or `'shop'`. */
+  function metafieldValue(owner: string, namespace: string, key: string): unknown {
+    const ownerId = owner === 'shop' ? gid('Shop', SHOP_NUMBER) : gid('ProductVariant', owner);
+    const metafield = store.metafield(ownerId, namespace, key);
+    if (!metafield) return undefined;
+    return metafield.type === 'json' ? JSON.parse(metafield.value) : metafield.value;
+  }
+
   const describeInvalid = () =>
     invalidQueries
       .map((q) => `- ${q.operationName ?? '(anonymous)'}: ${q.reasons.join('; ')}\n${q.query.trim()}`)
@@ -176,12 +184,19 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
      * The value of a metafield as Shopify holds it (json parsed), or undefined; `owner` is a
      * variant id or `'shop'`, `namespace` as the app wrote it (`$app:tare`).
      */
-    metafield(owner: string, namespace: string, key: string): unknown {
-      const ownerId = owner === 'shop' ? gid('Shop', SHOP_NUMBER) : gid('ProductVariant', owner);
-      const metafield = store.metafield(ownerId, namespace, key);
-      if (!metafield) return undefined;
-      return metafield.type === 'json' ? JSON.parse(metafield.value) : metafield.value;
+    metafield: metafieldValue,
+    /**
+     * The metafield as the storefront reads it (a theme block's Liquid, the Storefront API): its
+     * value only where a definition of its owner type, namespace and key grants storefront access
+     * PUBLIC_READ (https://shopify.dev/docs/apps/build/custom-data/permissions), else undefined.
+     */
+    storefrontMetafield(owner: string, namespace: string, key: string): unknown {
+      const definition = store.metafieldDefinition(owner === 'shop' ? 'SHOP' : 'PRODUCTVARIANT', namespace, key);
+      if (definition?.access.storefront !== 'PUBLIC_READ') return undefined;
+      return metafieldValue(owner, namespace, key);
     },
+    /** The metafield definitions on the shop (metafieldDefinitionCreate), namespaces fully qualified. */
+    metafieldDefinitions: () => [...store.metafieldDefinitions.values()],
 
     webhooks,
     /** Where every topic is delivered besides the subscriptions (also the compliance topics). */

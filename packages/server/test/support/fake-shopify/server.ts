@@ -16,6 +16,7 @@ import type { FaultPlan } from './faults.js';
 import type { FakeContext } from './resolvers/context.js';
 import { cartTransformMutations, cartTransformQueries } from './resolvers/cart-transforms.js';
 import { inventoryMutations } from './resolvers/inventory.js';
+import { metafieldDefinitionMutations, metafieldDefinitionQueries } from './resolvers/metafield-definitions.js';
 import { metafieldMutations } from './resolvers/metafields.js';
 import { productVariantMutations } from './resolvers/product-variants.js';
 import { orderEditMutations } from './resolvers/order-edit.js';
@@ -211,6 +212,8 @@ export function createFakeShopifyServer(deps: ServerDeps): Server {
       ...productVariantMutations(context),
       ...cartTransformQueries(context),
       ...cartTransformMutations(context),
+      ...metafieldDefinitionQueries(context),
+      ...metafieldDefinitionMutations(context),
     };
     const result = await execute({
       schema: deps.schema,

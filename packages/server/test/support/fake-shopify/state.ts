@@ -52,6 +52,22 @@ export interface FakeMetafield {
   updatedAt: number;
 }
 
+/**
+ * A metafield definition (metafieldDefinitionCreate): `namespace` fully qualified as on metafields.
+ * Its `storefront` access decides whether the storefront (Liquid, Storefront API) reads the
+ * metafields it defines.
+ */
+export interface FakeMetafieldDefinition {
+  id: string;
+  ownerType: 'PRODUCTVARIANT' | 'SHOP';
+  namespace: string;
+  key: string;
+  name: string;
+  description: string | null;
+  type: string;
+  access: { admin: string | null; storefront: 'NONE' | 'PUBLIC_READ'; customerAccount: string };
+}
+
 /** A stocked item at a location. `committed` holds units of unfulfilled orders (on_hand = available + committed). */
 export interface FakeLevel {
   inventoryItemId: string;
@@ -193,6 +209,8 @@ export class FakeStore {
   /** By `${ownerId}|${namespace}|${key}`. */
   readonly metafields = new Map<string, FakeMetafield>();
   readonly cartTransforms = new Map<string, FakeCartTransform>();
+  /** By `${ownerType}|${namespace}|${key}`, the namespace fully qualified. */
+  readonly metafieldDefinitions = new Map<string, FakeMetafieldDefinition>();
   /** The app's deployed functions by handle: Tare's is deployed unless a test removes it. */
   readonly deployedFunctions = new Map<string, FakeDeployedFunction>([
     ['tare-cart-transform', { id: '01JTARE0CART0TRANSFORM0FN00', apiType: 'cart_transform' }],
@@ -263,6 +281,10 @@ export class FakeStore {
 
   metafield(ownerId: string, namespace: string, key: string): FakeMetafield | undefined {
     return this.metafields.get(`${ownerId}|${this.qualifiedNamespace(namespace)}|${key}`);
+  }
+
+  metafieldDefinition(ownerType: string, namespace: string, key: string): FakeMetafieldDefinition | undefined {
+    return this.metafieldDefinitions.get(`${ownerType}|${this.qualifiedNamespace(namespace)}|${key}`);
   }
 
   touchOrder(order: FakeOrder): void {
