@@ -13,6 +13,7 @@ export * from './measurement-rules.js';
 export * from './sandbox.js';
 export * from './line-price.js';
 export * from './unit-price.js';
+export * from './unit-price-api.js';
 export * from './bookable-measure.js';
 export * from './storefront-config.js';
 export * from './scale-barcode.js';

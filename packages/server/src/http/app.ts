@@ -38,6 +38,7 @@ import { storefrontRoutes } from './routes/storefront/storefront-routes.js';
 import { createSandboxStorefront } from '../services/sandbox-storefront.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { scaleBarcodeRoute } from './routes/scale-barcodes.js';
+import { unitPricingRoutes } from './routes/unit-pricing.js';
 import { variantRoute } from './routes/variants.js';
 import { validatorCompiler } from './validator.js';
 import { registerTextRule } from './plugins/text-rule.js';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(inventoryReadRoutes(deps));
         await api.register(orderRoutes(deps));
         await api.register(scaleBarcodeRoute(deps));
+        await api.register(unitPricingRoutes(deps));
       },
       { prefix: '/api/v1' },
     );

@@ -50,7 +50,7 @@ declare module 'fastify' {
   }
 }
 
-type Tag = 'App settings' | 'Products' | 'Variants' | 'Inventory' | 'Orders' | 'Scale labels' | 'Sandbox';
+type Tag = 'App settings' | 'Products' | 'Variants' | 'Units' | 'Inventory' | 'Orders' | 'Scale labels' | 'Sandbox';
 type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 interface HeaderDoc {
   description: string;
@@ -66,6 +66,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Variants', description: 'One variant with its parent product.' },
   { name: 'Inventory', description: 'Exact fractional inventory: levels and their ledger, and idempotent writes.' },
   { name: 'Orders', description: 'Service-managed line items of an order, and their edits.' },
+  { name: 'Units', description: 'Every unit with its exact factor and UN/ECE Recommendation 20 code.' },
   { name: 'Scale labels', description: 'EAN-13 labels of in-store scales, read into a variant and its measurement.' },
   {
     name: 'Sandbox',
