@@ -89,16 +89,23 @@ describe.each(testDrivers())('tare platform on $name', ({ create }) => {
     expect(run.out).toEqual([
       `${domain} connected to ${store} ("show-${shopId}", ${endpoint}); credentials checked and sealed with key ${key.id}`,
       'pricing mode: base_units (the store cannot update lines: variants are priced per unit measurement)',
+      'storefront metafield $app:tare.measurement: defined, readable by the storefront',
+      'storefront metafield $app:tare.labels: defined, readable by the storefront',
       "storefront metafields: every measured variant's and the shop's are queued for Shopify",
     ]);
-    // The check, then the shop's Cart Transform eligible operations (the pricing mode).
+    // The check, the shop's Cart Transform eligible operations (the pricing mode), then the two
+    // storefront metafield definitions, looked up and created.
     expect(shopify.calls.map((c) => [c.operationName, c.status])).toEqual([
       ['VerifyConnection', 'ok'],
       ['CartTransformEligibility', 'ok'],
+      ['StorefrontMetafieldDefinition', 'ok'],
+      ['CreateMetafieldDefinition', 'ok'],
+      ['StorefrontMetafieldDefinition', 'ok'],
+      ['CreateMetafieldDefinition', 'ok'],
     ]);
     expect(run.changes()).toBe(1);
     expect(await platformCommand(run.ctx, args)).toBe(0);
-    expect(run.out[3]).toBe(
+    expect(run.out[5]).toBe(
       `${domain} is already connected to ${store} ("show-${shopId}") with these values; credentials checked, nothing changed`,
     );
 

@@ -14,6 +14,7 @@ export class FaultPlan {
   private cartTransformRefusals: { code: string; message: string }[] = [];
   private cartTransformHooks: (() => void)[] = [];
   private definitionRefusals: { code: string; message: string }[] = [];
+  private definitionCreateHooks: (() => void)[] = [];
 
   /** The next `n` matching requests are applied, then their socket is destroyed: the client never hears back. */
   loseAnswers(n: number, options: { operation?: string } = {}): void {
@@ -59,6 +60,15 @@ export class FaultPlan {
    */
   refuseMetafieldDefinition(code: string, message = 'The definition could not be saved.'): void {
     this.definitionRefusals.push({ code, message });
+  }
+
+  /** Runs before the next metafieldDefinitionCreate is checked, e.g. another connect creating it first. */
+  onNextMetafieldDefinitionCreate(fn: () => void): void {
+    this.definitionCreateHooks.push(fn);
+  }
+
+  takeMetafieldDefinitionCreateHook(): (() => void) | undefined {
+    return this.definitionCreateHooks.shift();
   }
 
   takeMetafieldDefinitionRefusal(): { code: string; message: string } | undefined {

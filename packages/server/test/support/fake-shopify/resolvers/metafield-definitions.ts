@@ -97,6 +97,7 @@ export function metafieldDefinitionMutations({ store, faults }: FakeContext) {
   return {
     metafieldDefinitionCreate: ({ definition: input }: { definition: CreateInput }) => {
       const refused = (error: DefinitionError) => ({ createdDefinition: null, userErrors: [error] });
+      faults.takeMetafieldDefinitionCreateHook()?.();
       const injected = faults.takeMetafieldDefinitionRefusal();
       if (injected) return refused({ ...injected, field: ['definition'] });
       const namespace = store.qualifiedNamespace(input.namespace ?? '$app');
