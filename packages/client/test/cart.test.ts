@@ -113,6 +113,37 @@ describe('buildLineItemProperties', () => {
     expect(props.slice(1)).toEqual([{ name: 'Net weight', value: expected }]);
   });
 
+  it('when the variant has a unit price and the shop its labels, then the line shows it after the price', () => {
+    const props = buildLineItemProperties(
+      input({
+        variant: {
+          id: '20',
+          unitMeasurement: { unit: 'g', value: 250 },
+          unitPrice: { amount: '1.92', currency: 'EUR', reference: { value: 100, unit: 'g' } },
+        },
+        measurement: { value: 250, unit: 'g' },
+        price: '4.80',
+        currency: 'EUR',
+        labels: {
+          unitPrice: 'Unit price',
+          unitPrice_weight_value_g: '{Price}/{Quantity}',
+          referenceUnitPrice: 'Price per measure',
+          referenceUnitPriceValue: '{UnitPrice}',
+        },
+      }),
+    );
+    expect(props.slice(1)).toEqual([
+      { name: 'Unit price', value: '€4.80/250g' },
+      { name: 'Price per measure', value: '€1.92/100g' },
+    ]);
+    expect(svc(props).properties).toEqual({ 'Unit price': '€4.80/250g', 'Price per measure': '€1.92/100g' });
+  });
+
+  it('when the shop has unit pricing off (no unitPrice, no labels), then no such property', () => {
+    const labels = { referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' };
+    expect(buildLineItemProperties(input({ labels })).slice(1)).toEqual([]);
+  });
+
   it('when the price is formatted for another locale and currency, then Intl formats it', () => {
     const props = buildLineItemProperties(input({ locale: 'de-DE', currency: 'EUR', price: '1234.5' }));
     const expected = `${new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(1234.5)}/kg`;

@@ -14,6 +14,12 @@ describe('renderTemplate', () => {
   ])('when the quantity is %j, then /{Quantity} renders %j', (quantity, expected) => {
     expect(renderTemplate('/{Quantity}', { quantity, unit: 'kg' })).toBe(expected);
   });
+
+  it('when {UnitPrice} is given, then it is filled as written; when not, the token is kept', () => {
+    const tokens = { quantity: '250', unit: 'g', unitPrice: '€19.20/kg' };
+    expect(renderTemplate('Grundpreis: {UnitPrice}', tokens)).toBe('Grundpreis: €19.20/kg');
+    expect(renderTemplate('{UnitPrice}', { quantity: '250', unit: 'g' })).toBe('{UnitPrice}');
+  });
 });
 
 describe('templateProblem', () => {
@@ -24,7 +30,7 @@ describe('templateProblem', () => {
     [
       '{Prce}/{Quantity}',
       TEMPLATE_TOKENS,
-      'has an unknown token {Prce}; use {Price}, {Quantity}, {Quantity_With_Space}, {Unit} or {Value}',
+      'has an unknown token {Prce}; use {Price}, {Quantity}, {Quantity_With_Space}, {Unit}, {Value} or {UnitPrice}',
     ],
     [
       '{Price} for {Value} {Unit}',

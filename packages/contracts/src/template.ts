@@ -3,11 +3,15 @@
  * cart helpers so both render tokens identically. `{Price}` → price (kept as is when absent);
  * `{Unit}` → unit id; `{Value}` → the quantity, always; `{Quantity}` / `{Quantity_With_Space}`
  * → quantity and unit without / with a space, the number dropped when the quantity is
- * numerically 1. A plain decimal quantity is printed without leading or trailing zeros;
- * unknown tokens are kept.
+ * numerically 1; `{UnitPrice}` → the price per the shop's reference quantity as
+ * `formatUnitPrice` writes it (`€19.20/kg`; kept as is when absent). A plain decimal quantity is
+ * printed without leading or trailing zeros; unknown tokens are kept.
  * @example renderTemplate('{Price}/{Quantity}', { price: '€2.50', quantity: '1.000', unit: 'kg' }) // '€2.50/kg'
  */
-export function renderTemplate(template: string, tokens: { price?: string; quantity: string; unit: string }): string {
+export function renderTemplate(
+  template: string,
+  tokens: { price?: string; unitPrice?: string; quantity: string; unit: string },
+): string {
   const value = plainDecimal(tokens.quantity);
   const isOne = value === '1';
   const { unit } = tokens;
@@ -16,6 +20,8 @@ export function renderTemplate(template: string, tokens: { price?: string; quant
     switch (name) {
       case 'Price':
         return tokens.price ?? match;
+      case 'UnitPrice':
+        return tokens.unitPrice ?? match;
       case 'Quantity':
         return isOne ? unit : `${value}${unit}`;
       case 'Quantity_With_Space':
@@ -41,7 +47,7 @@ function plainDecimal(text: string): string {
 }
 
 /** Every token a label template may hold (PRODUCT.md §8), in the order messages list them. */
-export const TEMPLATE_TOKENS = ['Price', 'Quantity', 'Quantity_With_Space', 'Unit', 'Value'] as const;
+export const TEMPLATE_TOKENS = ['Price', 'Quantity', 'Quantity_With_Space', 'Unit', 'Value', 'UnitPrice'] as const;
 
 const listed = (names: readonly string[]) => {
   const tokens = names.map((name) => `{${name}}`);

@@ -2,8 +2,8 @@
  * "Adding a measured line item to the cart" (public-api.md) as pure functions: the hidden
  * `_svc_data` property plus the customer-visible properties built from the shop's labels.
  */
-import { isMeasurementType, typeOfUnit, unitsOf, validateSvcData } from '@tare/contracts';
-import type { MeasurementType } from '../types.js';
+import { formatUnitPrice, isMeasurementType, typeOfUnit, unitsOf, validateSvcData } from '@tare/contracts';
+import type { MeasurementType, UnitPrice } from '../types.js';
 import { CartInputError } from './errors.js';
 import { renderTemplate } from './template.js';
 
@@ -14,7 +14,8 @@ export interface LineItemProperty {
 
 export interface BuildLineItemInput {
   product: { id: string; measurementType: MeasurementType | string };
-  variant: { id: string; unitMeasurement: { unit: string; value: number } };
+  /** `unitPrice` as the API answers it: present when the shop shows unit prices (PRODUCT.md §21). */
+  variant: { id: string; unitMeasurement: { unit: string; value: number }; unitPrice?: UnitPrice };
   /** `data.settings.localizedLabels` of the app settings for the locale. */
   labels: Record<string, string>;
   /** What the customer chose, in the variant's unit. */
@@ -66,7 +67,10 @@ function formatPrice(price: string, currency: string, locale: string): string {
 
 /**
  * The cart line properties for a measured variant: `_svc_data` first, then the unit price
- * property (only when `unitPrice` and `unitPrice_{type}_value_{unit}` exist) and the net
+ * property (only when `unitPrice` and `unitPrice_{type}_value_{unit}` exist), the price per the
+ * shop's reference quantity (only when the variant has a `unitPrice` and the labels
+ * `referenceUnitPrice` and `referenceUnitPriceValue` exist, which they do while the shop has unit
+ * pricing on) and the net
  * measurement property (only when `net{Type}` and `net{Type}_value_{unit}` exist). Label texts
  * come only from `labels`; the visible properties are also copied into `_svc_data.properties`.
  * @throws CartInputError when the measurement is not > 0, not of the product's type, or not in the variant's unit.
@@ -92,6 +96,12 @@ export function buildLineItemProperties(input: BuildLineItemInput): LineItemProp
       name: unitPriceName,
       value: renderTemplate(unitPriceTemplate, { price, quantity: unitMeasurement.value, unit }),
     });
+  }
+  const referenceName = label('referenceUnitPrice');
+  const referenceTemplate = label('referenceUnitPriceValue');
+  if (input.variant.unitPrice && referenceName !== undefined && referenceTemplate !== undefined) {
+    const unitPrice = formatUnitPrice(input.variant.unitPrice, input.locale);
+    visible.push({ name: referenceName, value: renderTemplate(referenceTemplate, { unitPrice, quantity: 1, unit }) });
   }
   const netName = label(netKey(type));
   const netTemplate = label(`${netKey(type)}_value_${unit}`);

@@ -5,6 +5,8 @@ export interface LabelExample {
   quantity: string;
   unit: string;
   price?: string;
+  /** `{UnitPrice}`: a price per the reference quantity, as `formatUnitPrice` writes it. */
+  unitPrice?: string;
 }
 
 /** The preview of one label text: what a customer reads for each example, or why it cannot be used. */
@@ -34,6 +36,7 @@ export function labelExamples(
     quantity,
     unit: context.unit,
     ...(tokens.includes('Price') ? { price: money.format(PRICE_PER_UNIT * Number(quantity)) } : {}),
+    ...(tokens.includes('UnitPrice') ? { unitPrice: `${money.format(PRICE_PER_UNIT)}/${context.unit}` } : {}),
   }));
 }
 

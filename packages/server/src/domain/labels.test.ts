@@ -186,3 +186,27 @@ describe('renderTemplate', () => {
     );
   });
 });
+
+describe('resolveLabels with unit pricing (PRODUCT.md §21)', () => {
+  const input = { shopDefaultLocale: 'en', enabled: [{ type: 'weight' as const, units: ['g'] }], overrides: {} };
+
+  it.each([
+    ['en', 'Price per measure'],
+    ['fr', 'Prix à l’unité de mesure'],
+    ['es', 'Precio por unidad de medida'],
+    ['de', 'Grundpreis'],
+  ])('when the shop has unit pricing on, then %s has its name and the {UnitPrice} template', (locale, name) => {
+    const { labels } = resolveLabels({ ...input, requestedLocale: locale, unitPricing: true });
+    expect(labels.referenceUnitPrice).toBe(name);
+    expect(labels.referenceUnitPriceValue).toBe('{UnitPrice}');
+    expect(
+      renderTemplate(labels.referenceUnitPriceValue!, { quantity: '1', unit: 'kg', unitPrice: '€1.92/100g' }),
+    ).toBe('€1.92/100g');
+  });
+
+  it('when the shop has unit pricing off, then neither label is in its set', () => {
+    const { labels } = resolveLabels({ ...input, requestedLocale: 'de' });
+    expect(labels).not.toHaveProperty('referenceUnitPrice');
+    expect(labels).not.toHaveProperty('referenceUnitPriceValue');
+  });
+});

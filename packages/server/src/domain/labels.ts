@@ -6,6 +6,8 @@ type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 
 interface Words {
   unitPrice: string;
+  /** The legal unit price's name (PRODUCT.md §21): per kg, per L, … whatever the unit measurement. */
+  referenceUnitPrice: string;
   netQuantity: string;
   net: Record<MeasurementType, string>;
 }
@@ -13,21 +15,25 @@ interface Words {
 const WORDS: Record<SupportedLocale, Words> = {
   en: {
     unitPrice: 'Unit price',
+    referenceUnitPrice: 'Price per measure',
     netQuantity: 'Net quantity',
     net: { weight: 'Net weight', length: 'Length', area: 'Area', volume: 'Volume', time: 'Duration' },
   },
   fr: {
     unitPrice: 'Prix unitaire',
+    referenceUnitPrice: 'Prix à l’unité de mesure',
     netQuantity: 'Quantité nette',
     net: { weight: 'Poids net', length: 'Longueur', area: 'Surface', volume: 'Volume', time: 'Durée' },
   },
   es: {
     unitPrice: 'Precio unitario',
+    referenceUnitPrice: 'Precio por unidad de medida',
     netQuantity: 'Cantidad neta',
     net: { weight: 'Peso neto', length: 'Longitud', area: 'Superficie', volume: 'Volumen', time: 'Duración' },
   },
   de: {
     unitPrice: 'Grundpreis',
+    referenceUnitPrice: 'Grundpreis',
     netQuantity: 'Nettomenge',
     net: { weight: 'Nettogewicht', length: 'Länge', area: 'Fläche', volume: 'Volumen', time: 'Dauer' },
   },
@@ -40,6 +46,8 @@ const NET_TEMPLATE = '{Value} {Unit}';
 const netKey = (type: MeasurementType) => `net${type[0]?.toUpperCase()}${type.slice(1)}`;
 const unitPriceValueKey = (type: MeasurementType, unit: string) => `unitPrice_${type}_value_${unit}`;
 const netValueKey = (type: MeasurementType, unit: string) => `${netKey(type)}_value_${unit}`;
+// The legal unit price (PRODUCT.md §21), in a shop's label set only while it has unit pricing on.
+const UNIT_PRICING_KEYS = ['referenceUnitPrice', 'referenceUnitPriceValue'];
 const SUMMARY_KEYS = [
   'unitPrice',
   'unitPricePropertyName',
@@ -59,6 +67,8 @@ function builtInSet(w: Words): Record<string, string> {
     unitPricePropertyValue: UNIT_PRICE_TEMPLATE,
     netMeasurementLabel: w.netQuantity,
     netMeasurementValue: NET_TEMPLATE,
+    referenceUnitPrice: w.referenceUnitPrice,
+    referenceUnitPriceValue: '{UnitPrice}',
   };
   for (const type of MEASUREMENT_TYPES) {
     set[netKey(type)] = w.net[type];
@@ -79,9 +89,10 @@ export interface LabelKey {
   unit?: string;
 }
 
-// The cart helpers fill a unit price value with the price; a net value has no price to fill.
-const PRICE_TOKENS: readonly string[] = TEMPLATE_TOKENS;
-const NET_TOKENS: readonly string[] = TEMPLATE_TOKENS.filter((token) => token !== 'Price');
+// The cart helpers fill a unit price value with the price; a net value has no price to fill;
+// {UnitPrice} (price per the shop's reference) only in the label made for it.
+const PRICE_TOKENS: readonly string[] = TEMPLATE_TOKENS.filter((token) => token !== 'UnitPrice');
+const NET_TOKENS: readonly string[] = PRICE_TOKENS.filter((token) => token !== 'Price');
 
 /** Every built-in key, summary keys first, then per type its name and each unit's two templates. */
 export const LABEL_KEYS: readonly LabelKey[] = Object.freeze([
@@ -90,6 +101,8 @@ export const LABEL_KEYS: readonly LabelKey[] = Object.freeze([
   { key: 'unitPricePropertyValue', tokens: PRICE_TOKENS },
   { key: 'netMeasurementLabel', tokens: [] },
   { key: 'netMeasurementValue', tokens: NET_TOKENS },
+  { key: 'referenceUnitPrice', tokens: [] },
+  { key: 'referenceUnitPriceValue', tokens: ['UnitPrice'] },
   ...MEASUREMENT_TYPES.flatMap((type) => [
     { key: netKey(type), tokens: [], type },
     ...unitsOf(type).flatMap((unit) => [
@@ -157,6 +170,8 @@ export interface ResolveLabelsInput {
   enabled: { type: MeasurementType; units: string[] }[];
   /** Shop overrides by locale tag (any casing / `_` separator) then label key. */
   overrides: Record<string, Record<string, string>>;
+  /** Whether the shop shows unit prices (`settings.unitPricing.enabled`): their two labels come with it. */
+  unitPricing?: boolean;
 }
 
 /**
@@ -177,6 +192,7 @@ export function resolveLabels(input: ResolveLabelsInput): { locale: string; labe
   const sources = chain.flatMap((l) => [shop.get(l), BUILT_IN.get(l)]).filter((s) => s !== undefined);
   const keys = new Set([
     ...SUMMARY_KEYS,
+    ...(input.unitPricing ? UNIT_PRICING_KEYS : []),
     ...input.enabled.flatMap((e) => keysFor(e.type, e.units)),
     ...chain.flatMap((l) => Object.keys(shop.get(l) ?? {})),
   ]);

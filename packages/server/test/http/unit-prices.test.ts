@@ -110,6 +110,21 @@ describe.each(testDrivers())('unit prices on variant answers on $name', ({ creat
     });
   });
 
+  describe('labels', () => {
+    it('when unit pricing is on, then the app settings carry its label and {UnitPrice} template; off, neither', async () => {
+      const on = await seedShop(db, unitPricedShop({ enabled: true }));
+      const off = await seedShop(db, unitPricedShop({ enabled: false }));
+      const labels = async (key: string) =>
+        (await call(server, '/api/v1/app-settings?locale=de', { key })).body.data.settings.localizedLabels;
+
+      expect(await labels(on.key)).toMatchObject({
+        referenceUnitPrice: 'Grundpreis',
+        referenceUnitPriceValue: '{UnitPrice}',
+      });
+      expect(await labels(off.key)).not.toHaveProperty('referenceUnitPrice');
+    });
+  });
+
   describe('error', () => {
     it('when the variant does not exist, then 404 as before', async () => {
       const { key } = await seedShop(db, unitPricedShop({ enabled: true }));
