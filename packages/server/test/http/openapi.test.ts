@@ -1,13 +1,11 @@
 import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, startTestServer } from '../support/harness.js';
-import { createLogger } from '../../src/logger.js';
+import { publicRoutes } from '../support/public-routes.js';
 import { ERROR_STATUS } from '@tare/contracts';
 import { parseIdempotencyKey } from '../../src/domain/idempotency-key.js';
 
@@ -69,31 +67,13 @@ describe('OpenAPI document and docs page', () => {
   let doc: Document;
   /** Every public route the app registers under /api/v1 and /sandbox, seen through an onRoute hook. */
   const apiRoutes: { method: string; url: string }[] = [];
-  const registered: RouteOptions[] = [];
 
   beforeAll(async () => {
     db = await testDrivers()[0]!.create();
     server = await startTestServer(db);
     doc = (await call(server, '/api/v1/openapi.json')).body as Document;
 
-    // The served app is already listening: build a second one over the same services to see,
-    // through an onRoute hook, every route registered under /api/v1 and /sandbox and not hidden.
-    const collector = await buildApp({
-      ...server.services,
-      logger: createLogger('silent'),
-      bodyLimit: 1024 * 1024,
-      rateLimitStore: { kind: 'memory' },
-      sandbox: true,
-      // Kept whole and read once every plugin is in: a plugin's own onRoute hook (the storefront
-      // hides its pages and Shopify-shaped cart) runs after this one on the same options.
-      onRoute: (route: RouteOptions) => void registered.push(route),
-    });
-    await collector.ready();
-    for (const route of registered) {
-      if (!/^\/(api\/v1|sandbox)\//.test(route.url) || route.schema?.hide) continue;
-      for (const method of [route.method].flat()) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
-    }
-    await collector.close();
+    apiRoutes.push(...(await publicRoutes(server)));
   });
 
   afterAll(async () => {

@@ -1,12 +1,10 @@
-import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
 import { validatorCompiler } from '../../src/http/validator.js';
-import { createLogger } from '../../src/logger.js';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, expectErrorEnvelope, seedShop, startTestServer } from '../support/harness.js';
+import { type PublicRoute, publicRoutes } from '../support/public-routes.js';
 import {
   type FieldLocation,
   integerProperties,
@@ -24,11 +22,7 @@ import {
  */
 
 type Part = 'params' | 'querystring' | 'body';
-interface Route {
-  method: string;
-  url: string;
-  schema: Partial<Record<Part, unknown>>;
-}
+type Route = PublicRoute;
 
 const NUL = 'must not contain the NUL character (U+0000)';
 const LONE_SURROGATE = 'must be well-formed Unicode (it contains a lone surrogate)';
@@ -38,26 +32,6 @@ const BAD_TEXTS: [string, string, string, Part[]][] = [
   ['a lone surrogate', 'a\ud800b', LONE_SURROGATE, ['body']],
 ];
 const NOT_DECIMAL = ['0x10', '0b11', '0o7', '1e2', '+5', '5.0', ' 5', '5 ', '1_0', 'Infinity', ''];
-
-/** Every route registered under /api/v1 and /sandbox, with its schemas, seen through an onRoute hook. */
-async function apiRoutes(server: RunningServer): Promise<Route[]> {
-  const routes: Route[] = [];
-  const collector = await buildApp({
-    ...server.services,
-    logger: createLogger('silent'),
-    bodyLimit: 1024 * 1024,
-    rateLimitStore: { kind: 'memory' },
-    sandbox: true,
-    onRoute: (route: RouteOptions) => {
-      if (!/^\/(api\/v1|sandbox)\//.test(route.url) || route.schema?.hide) return;
-      for (const method of [route.method].flat()) {
-        if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema as Route['schema'] });
-      }
-    },
-  });
-  await collector.close();
-  return routes;
-}
 
 /** A request to `route` that its schemas accept, with `part` replaced by `value`. */
 function requestTo(route: Route, replaced?: { part: Part; value: unknown }) {
@@ -93,7 +67,7 @@ describe.each(testDrivers())('values every route refuses, on $name', ({ create }
     db = await create();
     server = await startTestServer(db);
     key = (await seedShop(db)).key;
-    routes = await apiRoutes(server);
+    routes = await publicRoutes(server);
   });
 
   afterAll(async () => {
