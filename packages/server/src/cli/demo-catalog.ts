@@ -19,6 +19,8 @@ export const DEMO_CATALOG: ImportDocument = {
         storefront: { enabled: true },
         // The counter scale's labels: 21 + a 5-digit item + the weight in grams (5 digits, 0.001 kg).
         scaleBarcodes: [{ prefix: '21', itemDigits: 5, value: 'weight', valueDigits: 5, decimals: 3, unit: 'kg' }],
+        // Prices per 1 kg, 1 L, 1 m and 1 m² beside every price, as the law asks (PRODUCT.md §21).
+        unitPricing: { enabled: true },
       },
       labels: { fr: { unitPrice: 'Prix unitaire', unitPrice_weight_value_kg: '{Price}/{Quantity}' } },
       locations: [{ id: '70001', name: 'Main store' }],

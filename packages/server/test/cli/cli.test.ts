@@ -544,12 +544,15 @@ describe('tare serve with CLI hand-off on pglite', () => {
     expect(body.meta).toEqual({ locale: 'en' });
     expect(body.data.settings.mergeMatchingLineItems).toBe(true);
     const labels = body.data.settings.localizedLabels;
-    // The demo shop sells weight (kg, g), length (m), area (m2), volume (L) and time (h).
+    // The demo shop sells weight (kg, g), length (m), area (m2), volume (L) and time (h), and
+    // shows unit prices (its reference unit price labels).
     expect(Object.keys(labels).sort()).toEqual(
       [
         'unitPrice',
         'unitPricePropertyName',
         'unitPricePropertyValue',
+        'referenceUnitPrice',
+        'referenceUnitPriceValue',
         'netMeasurementLabel',
         'netMeasurementValue',
         'netWeight',
@@ -612,6 +615,8 @@ describe('tare serve with CLI hand-off on pglite', () => {
         settings: {
           onlineStore: { displayStyle: 'number', rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: 10 } },
         },
+        // The demo shop shows unit prices: $24.00 per 1 kg is $24.00 per kg.
+        unitPrice: { amount: '24.00', currency: 'USD', reference: { value: 1, unit: 'kg' } },
       });
     },
     SLOW,
