@@ -139,6 +139,29 @@ describe('buildLineItemProperties', () => {
     expect(svc(props).properties).toEqual({ 'Unit price': '€4.80/250g', 'Price per measure': '€1.92/100g' });
   });
 
+  it('when the line is exactly a preset with its own unit price, then the line shows that one', () => {
+    const props = buildLineItemProperties(
+      input({
+        variant: {
+          id: '20',
+          unitMeasurement: { unit: 'g', value: 250 },
+          unitPrice: { amount: '19.20', currency: 'EUR', reference: { value: 1, unit: 'kg' } },
+          settings: {
+            onlineStore: {
+              presets: [
+                { value: 500, unitPrice: { amount: '18.00', currency: 'EUR', reference: { value: 1, unit: 'kg' } } },
+              ],
+            },
+          },
+        },
+        measurement: { value: 500, unit: 'g' },
+        currency: 'EUR',
+        labels: { referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' },
+      }),
+    );
+    expect(props.slice(1)).toEqual([{ name: 'Price per measure', value: '€18.00/kg' }]);
+  });
+
   it('when the shop has unit pricing off (no unitPrice, no labels), then no such property', () => {
     const labels = { referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' };
     expect(buildLineItemProperties(input({ labels })).slice(1)).toEqual([]);

@@ -15,7 +15,13 @@ export interface LineItemProperty {
 export interface BuildLineItemInput {
   product: { id: string; measurementType: MeasurementType | string };
   /** `unitPrice` as the API answers it: present when the shop shows unit prices (PRODUCT.md §21). */
-  variant: { id: string; unitMeasurement: { unit: string; value: number }; unitPrice?: UnitPrice };
+  variant: {
+    id: string;
+    unitMeasurement: { unit: string; value: number };
+    unitPrice?: UnitPrice;
+    /** A preset with its own price has its own `unitPrice`, shown for a line of exactly its value. */
+    settings?: { onlineStore: { presets?: readonly { value: number; unitPrice?: UnitPrice }[] } };
+  };
   /** `data.settings.localizedLabels` of the app settings for the locale. */
   labels: Record<string, string>;
   /** What the customer chose, in the variant's unit. */
@@ -99,8 +105,10 @@ export function buildLineItemProperties(input: BuildLineItemInput): LineItemProp
   }
   const referenceName = label('referenceUnitPrice');
   const referenceTemplate = label('referenceUnitPriceValue');
-  if (input.variant.unitPrice && referenceName !== undefined && referenceTemplate !== undefined) {
-    const unitPrice = formatUnitPrice(input.variant.unitPrice, input.locale);
+  const preset = input.variant.settings?.onlineStore.presets?.find((p) => p.value === measurement.value);
+  const lineUnitPrice = preset?.unitPrice ?? input.variant.unitPrice;
+  if (lineUnitPrice && referenceName !== undefined && referenceTemplate !== undefined) {
+    const unitPrice = formatUnitPrice(lineUnitPrice, input.locale);
     visible.push({ name: referenceName, value: renderTemplate(referenceTemplate, { unitPrice, quantity: 1, unit }) });
   }
   const netName = label(netKey(type));
