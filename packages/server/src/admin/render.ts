@@ -6,6 +6,7 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InventoryLedgerEntry } from '@tare/contracts';
 import type { StaffSession } from '../services/admin-sessions.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../http/page-security.js';
 
 /**
  * Templates and assets live in web/ beside this module; the bundle copies that folder beside
@@ -21,18 +22,6 @@ const eta = new Eta({ views: `${WEB_DIR}views`, autoEscape: true, cache: true })
 
 /** The prefix of the Idempotency-Key of every stock write made from an admin form (never read back). */
 export const ADMIN_KEY_PREFIX = 'admin-';
-
-/** Pages may be framed by nobody, load scripts and styles from Tare only, and post only to Tare. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
 
 export interface PageData {
   title: string;
@@ -54,7 +43,7 @@ export function sendPage(reply: FastifyReply, status: number, view: string, data
     reply
       .status(status)
       .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
       .header('x-frame-options', 'DENY')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')

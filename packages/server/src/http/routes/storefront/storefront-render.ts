@@ -5,6 +5,7 @@ import { currencyDigits } from '@tare/contracts';
 import { formatMoney } from '@tare/client/picker';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../../page-security.js';
 
 /**
  * Views and styles in storefront-web/ beside this module; the bundle copies that folder beside
@@ -24,18 +25,6 @@ export const PICKER_ASSETS_DIR = fileURLToPath(
 
 // `<%= %>` escapes, so catalog texts (titles, labels) are shown, never run.
 const eta = new Eta({ views: `${STOREFRONT_WEB_DIR}views`, autoEscape: true, cache: true });
-
-/** Scripts, styles, fetches and forms from Tare only; never framed. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
 
 const view = {
   /** An amount in minor units (the Ajax API's money) as the customer reads it. */
@@ -69,7 +58,7 @@ export function sendStorefrontPage(reply: FastifyReply, status: number, name: st
   return reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin')
     .header('cache-control', 'no-store')
