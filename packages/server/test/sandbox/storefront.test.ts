@@ -166,6 +166,23 @@ describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
       ]);
     });
 
+    it('when the shop has unit pricing on, then the labels its pages embed hold the reference unit price labels, and not when it is off', async () => {
+      const on = await seedShop(db, {
+        ...storefrontShop(),
+        settings: { storefront: { enabled: true }, unitPricing: { enabled: true } },
+      });
+      const off = await seedShop(db, storefrontShop());
+      const labelsOf = async (domain: string) => {
+        const page = await visitor(server, domain).request('products/1001');
+        return JSON.parse(/data-tare-shop>(.*?)<\/script>/.exec(page.text)![1]!).labels;
+      };
+
+      const withPricing = await labelsOf(on.domain);
+      expect(withPricing.de.referenceUnitPrice).toBe('Grundpreis');
+      expect(withPricing.en.referenceUnitPriceValue).toBe('{UnitPrice}');
+      expect((await labelsOf(off.domain)).en).not.toHaveProperty('referenceUnitPrice');
+    });
+
     it('when the shop’s catalog holds a product title with markup, then the pages show it as text', async () => {
       const shop = storefrontShop();
       shop.products![0]!.title = '</script><script>alert(1)</script>';
