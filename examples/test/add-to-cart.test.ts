@@ -69,9 +69,11 @@ describe('examples/add-to-cart.ts', () => {
     const args = ['--product', '1001', '--variant', '2002', '--value', '250', '--price', '1.80', '--locale', 'fr'];
     const { code, line } = await addToCart([...args, '--quantity', '2', '--platform', 'local']);
     expect(code).toBe(0);
-    // The demo shop overrides `unitPrice` in French; the net weight label is the built-in one.
+    // The demo shop overrides `unitPrice` in French; the other labels are the built-in ones. With
+    // unit pricing on, the price per 1 kg follows the price per 100 g.
     expect(line.properties.slice(1)).toEqual([
       { name: 'Prix unitaire', value: '1,80\u00a0$US/100g' }, // Intl puts a no-break space there
+      { name: 'Prix à l’unité de mesure', value: '18,00\u00a0$US/kg' },
       { name: 'Poids net', value: '250 g' },
     ]);
     expect(line.cartApiLine.merchandiseId).toBe('gid://local/ProductVariant/2002');

@@ -139,6 +139,28 @@ describe('buildLineItemProperties', () => {
     expect(svc(props).properties).toEqual({ 'Unit price': '€4.80/250g', 'Price per measure': '€1.92/100g' });
   });
 
+  it('when the variant is sold per its reference quantity, then the price is not said twice', () => {
+    const props = buildLineItemProperties(
+      input({
+        variant: {
+          id: '20',
+          unitMeasurement: { unit: 'kg', value: 1 },
+          unitPrice: { amount: '24.00', currency: 'USD', reference: { value: 1, unit: 'kg' } },
+        },
+        measurement: { value: 2.5, unit: 'kg' },
+        price: '24.00',
+        currency: 'USD',
+        labels: {
+          unitPrice: 'Unit price',
+          unitPrice_weight_value_kg: '{Price}/{Quantity}',
+          referenceUnitPrice: 'Price per measure',
+          referenceUnitPriceValue: '{UnitPrice}',
+        },
+      }),
+    );
+    expect(props.slice(1)).toEqual([{ name: 'Unit price', value: '$24.00/kg' }]);
+  });
+
   it('when the line is exactly a preset with its own unit price, then the line shows that one', () => {
     const props = buildLineItemProperties(
       input({

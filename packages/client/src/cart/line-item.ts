@@ -76,7 +76,7 @@ function formatPrice(price: string, currency: string, locale: string): string {
  * property (only when `unitPrice` and `unitPrice_{type}_value_{unit}` exist), the price per the
  * shop's reference quantity (only when the variant has a `unitPrice` and the labels
  * `referenceUnitPrice` and `referenceUnitPriceValue` exist, which they do while the shop has unit
- * pricing on) and the net
+ * pricing on, and it does not read as the unit price property already does) and the net
  * measurement property (only when `net{Type}` and `net{Type}_value_{unit}` exist). Label texts
  * come only from `labels`; the visible properties are also copied into `_svc_data.properties`.
  * @throws CartInputError when the measurement is not > 0, not of the product's type, or not in the variant's unit.
@@ -109,7 +109,9 @@ export function buildLineItemProperties(input: BuildLineItemInput): LineItemProp
   const lineUnitPrice = preset?.unitPrice ?? input.variant.unitPrice;
   if (lineUnitPrice && referenceName !== undefined && referenceTemplate !== undefined) {
     const unitPrice = formatUnitPrice(lineUnitPrice, input.locale);
-    visible.push({ name: referenceName, value: renderTemplate(referenceTemplate, { unitPrice, quantity: 1, unit }) });
+    const value = renderTemplate(referenceTemplate, { unitPrice, quantity: 1, unit });
+    // A variant sold per its reference (1 kg at $24.00/kg) would say the same price twice.
+    if (!visible.some((p) => p.value === value)) visible.push({ name: referenceName, value });
   }
   const netName = label(netKey(type));
   const netTemplate = label(`${netKey(type)}_value_${unit}`);
