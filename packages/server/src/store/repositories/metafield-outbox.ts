@@ -22,8 +22,9 @@ export interface QueuedMetafield extends MetafieldDocument {
 /**
  * Queues, in the caller's transaction, each document that differs from the one queued for its
  * metafield, or (none queued) from the one Shopify last accepted: a newer document replaces a
- * queued older one and is due at once; a document Shopify already holds drops what was queued
- * for it. Returns how many were queued.
+ * queued older one and is due at once. A document going back to what Shopify last accepted
+ * replaces the queued one too rather than dropping it: that one may be in flight already, and
+ * Shopify would be left holding it. Returns how many were queued.
  */
 export async function queueMetafields(tx: Queryable, shopId: string, documents: MetafieldDocument[]): Promise<number> {
   if (documents.length === 0) return 0;
@@ -34,20 +35,14 @@ export async function queueMetafields(tx: Queryable, shopId: string, documents: 
     documents.map((d) => JSON.stringify(d.document)),
   ];
   const wanted = `SELECT * FROM unnest($2::text[], $3::text[], $4::jsonb[]) AS w(owner_type, owner_id, document)`;
-  // Queued back to what Shopify holds: nothing left to write.
-  await tx.query(
-    `DELETE FROM metafield_outbox o USING (${wanted}) w, metafields_written m
-      WHERE o.shop_id = $1 AND o.owner_type = w.owner_type AND o.owner_id = w.owner_id
-        AND m.shop_id = $1 AND m.owner_type = w.owner_type AND m.owner_id = w.owner_id
-        AND m.document = w.document AND o.document <> w.document`,
-    params,
-  );
   const { rowCount } = await tx.query(
     `INSERT INTO metafield_outbox AS o (shop_id, owner_type, owner_id, document)
      SELECT $1, w.owner_type, w.owner_id, w.document FROM (${wanted}) w
       WHERE NOT EXISTS (SELECT 1 FROM metafields_written m
                          WHERE m.shop_id = $1 AND m.owner_type = w.owner_type AND m.owner_id = w.owner_id
                            AND m.document = w.document)
+         OR EXISTS (SELECT 1 FROM metafield_outbox q
+                     WHERE q.shop_id = $1 AND q.owner_type = w.owner_type AND q.owner_id = w.owner_id)
      ON CONFLICT (shop_id, owner_type, owner_id) DO UPDATE SET
        document = EXCLUDED.document, generation = nextval('metafield_generations'), attempts = 0,
        next_attempt_at = now(), failed_at = NULL, last_error = NULL, enqueued_at = now()
