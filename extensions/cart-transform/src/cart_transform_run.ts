@@ -21,6 +21,7 @@ import {
   onlineStoreIssues,
   type PricingMode,
   readVariantMeasurementConfig,
+  sameScaled,
   toScaled,
   validateSvcData,
   type VariantMeasurementConfig,
@@ -89,7 +90,7 @@ export function measuredLinePrice(
   try {
     const pricing = { price: own.amount, unitValue: config.unitMeasurement.value, presets };
     const price = lineUnitPrice(pricing, measure, currencyDigits(own.currencyCode));
-    return sameAmount(price, own.amount) ? undefined : price;
+    return sameScaled(toScaled(price), toScaled(own.amount)) ? undefined : price;
   } catch {
     return undefined; // a preset price or currency in the metafield that cannot be read
   }
@@ -131,10 +132,4 @@ function pricingMode(shopConfig: string | undefined): PricingMode {
   } catch {
     return 'function';
   }
-}
-
-function sameAmount(a: string, b: string): boolean {
-  const x = toScaled(a);
-  const y = toScaled(b);
-  return x.int * 10n ** BigInt(y.scale) === y.int * 10n ** BigInt(x.scale);
 }

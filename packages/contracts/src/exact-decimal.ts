@@ -32,9 +32,29 @@ export function toScaled(n: number | string): Scaled {
   return { int, scale };
 }
 
+/**
+ * `value` exactly (`toScaled`), or a RangeError naming `what` it is.
+ * @example exactDecimal('1,5', 'the price') // throws RangeError: the price is not a decimal number: 1,5
+ */
+export function exactDecimal(value: number | string, what: string): Scaled {
+  try {
+    return toScaled(value);
+  } catch {
+    throw new RangeError(`${what} is not a decimal number: ${String(value)}`);
+  }
+}
+
+/** 10^n as a BigInt (`n >= 0`). */
+export const pow10 = (n: number): bigint => 10n ** BigInt(n);
+
+/** Whether two exact decimals are the same number, whatever their scales (`1.0` and `1`). */
+export function sameScaled(a: Scaled, b: Scaled): boolean {
+  return a.int * pow10(b.scale) === b.int * pow10(a.scale);
+}
+
 /** `a` rescaled to `scale` decimals (scale >= a.scale). */
 function rescale(a: Scaled, scale: number): bigint {
-  return a.int * 10n ** BigInt(scale - a.scale);
+  return a.int * pow10(scale - a.scale);
 }
 
 /** The numbers as integers at one common scale (the largest count of decimals). */

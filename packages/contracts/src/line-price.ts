@@ -6,7 +6,7 @@
  * text (a JSON number from its shortest form, as the server's `decimalFromJson` does), computed as
  * an integer fraction and rounded once.
  */
-import { divideHalfEven, formatMinor, type Scaled, toScaled } from './exact-decimal.js';
+import { divideHalfEven, exactDecimal as exact, formatMinor, pow10, sameScaled } from './exact-decimal.js';
 
 /** What a line is priced from: the variant's price, its unit measurement and its presets. */
 export interface LinePricing {
@@ -16,21 +16,6 @@ export interface LinePricing {
   unitValue: number | string;
   /** The variant's presets; one with a `price` is the price of a line of exactly its value. */
   presets?: readonly { value: number; price?: string }[] | null;
-}
-
-/** `value` exactly (`toScaled`), or a RangeError naming `what` it is. */
-function exact(value: number | string, what: string): Scaled {
-  try {
-    return toScaled(value);
-  } catch {
-    throw new RangeError(`${what} is not a decimal number: ${String(value)}`);
-  }
-}
-
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
-
-function equal(a: Scaled, b: Scaled): boolean {
-  return a.int * pow10(b.scale) === b.int * pow10(a.scale);
 }
 
 /** A price stated in decimal text, rounded half-even to `digits` decimals. */
@@ -68,7 +53,7 @@ export function lineUnitPrice(
   if (measurement === undefined) return roundPrice(variant.price, 'the variant price', minorDigits);
   const measured = exact(measurement, 'the measurement');
   const preset = (variant.presets ?? []).find(
-    (p) => p.price !== undefined && equal(exact(p.value, 'a preset'), measured),
+    (p) => p.price !== undefined && sameScaled(exact(p.value, 'a preset'), measured),
   );
   if (preset?.price !== undefined) return roundPrice(preset.price, 'the preset price', minorDigits);
 

@@ -6,7 +6,7 @@
  * Shopify Function.
  */
 import { currencyDigits } from './line-price.js';
-import { divideHalfEven, formatMinor, type Scaled, toScaled } from './exact-decimal.js';
+import { divideHalfEven, exactDecimal as exact, formatMinor, pow10, type Scaled, toScaled } from './exact-decimal.js';
 import { type MeasurementType, typeOfUnit, unitDefinition } from './units.js';
 
 /** The measurement types a unit price is shown for: every type but `time`. */
@@ -58,21 +58,11 @@ export interface UnitPrice {
   reference: UnitPriceReference;
 }
 
-function exact(value: number | string, what: string): Scaled {
-  try {
-    return toScaled(value);
-  } catch {
-    throw new RangeError(`${what} is not a decimal number: ${String(value)}`);
-  }
-}
-
 function factorOf(unit: string): Scaled {
   const definition = unitDefinition(unit);
   if (!definition) throw new RangeError(`unknown unit: ${unit}`);
   return toScaled(definition.factor);
 }
-
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /**
  * The price of `reference` when `measured` costs `price`: price ÷ (measured in the reference's
