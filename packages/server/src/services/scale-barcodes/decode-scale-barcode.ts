@@ -9,7 +9,6 @@ import {
   readScaleFormats,
   type ScaleItemVariant,
 } from '../../store/repositories/scale-barcodes.js';
-import { findShopById } from '../../store/repositories/shops.js';
 
 /**
  * Reads a scale label (PRODUCT.md §22) against the shop's formats and catalog: the variant whose
@@ -39,7 +38,6 @@ export async function decodeShopScaleBarcode(db: Queryable, shopId: string, code
     const measured = convertForStorage(value, unit, variant.unit);
     return { ...base, measurement: measurement(measured, variant), derivedFrom: 'weight' };
   }
-  const shop = await findShopById(db, shopId);
   const price = new Dec(variant.price);
   if (price.isZero()) throw refuse('A price label cannot measure a variant whose price is 0.', variant);
   const measured = value.dividedBy(price).times(variant.unitValue).toDecimalPlaces(QUANTITY_SCALE, Dec.ROUND_HALF_EVEN);
@@ -47,7 +45,7 @@ export async function decodeShopScaleBarcode(db: Queryable, shopId: string, code
   return {
     ...base,
     measurement: measurement(measured, variant),
-    price: { amount: label.value, currency: shop?.currency ?? '' },
+    price: { amount: label.value, currency: variant.currency },
     derivedFrom: 'price',
   };
 }

@@ -67,6 +67,8 @@ export interface ScaleItemVariant {
   unit: string;
   /** unitMeasurement.value, exact decimal text. */
   unitValue: string;
+  /** The shop's currency, which a price label is in. */
+  currency: string;
 }
 
 export async function findVariantByScaleItem(
@@ -81,9 +83,11 @@ export async function findVariantByScaleItem(
     price: string;
     unit: string;
     unit_value: string;
+    currency: string;
   }>(
-    `SELECT v.product_id, v.id, p.measurement_type, v.price, v.unit, v.unit_value
+    `SELECT v.product_id, v.id, p.measurement_type, v.price, v.unit, v.unit_value, s.currency
      FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
+     JOIN shops s ON s.id = v.shop_id
      WHERE v.shop_id = $1 AND v.scale_item = $2`,
     [shopId, scaleItem],
   );
@@ -96,6 +100,7 @@ export async function findVariantByScaleItem(
       price: row.price,
       unit: row.unit,
       unitValue: row.unit_value,
+      currency: row.currency,
     }
   );
 }
