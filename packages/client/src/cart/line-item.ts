@@ -2,7 +2,7 @@
  * "Adding a measured line item to the cart" (public-api.md) as pure functions: the hidden
  * `_svc_data` property plus the customer-visible properties built from the shop's labels.
  */
-import { formatUnitPrice, isMeasurementType, typeOfUnit, unitsOf, validateSvcData } from '@tare/contracts';
+import { formatMoney, formatUnitPrice, isMeasurementType, typeOfUnit, unitsOf, validateSvcData } from '@tare/contracts';
 import type { MeasurementType, UnitPrice } from '../types.js';
 import { CartInputError } from './errors.js';
 import { renderTemplate } from './template.js';
@@ -65,12 +65,6 @@ function inputReasons(input: BuildLineItemInput): string[] {
   return reasons;
 }
 
-function formatPrice(price: string, currency: string, locale: string): string {
-  const nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  // Decimal text is formatted exactly (Intl.NumberFormat v3); the ES2022 typings only list number.
-  return (nf.format as unknown as (value: string) => string)(price);
-}
-
 /**
  * The cart line properties for a measured variant: `_svc_data` first, then the unit price
  * property (only when `unitPrice` and `unitPrice_{type}_value_{unit}` exist), the price per the
@@ -97,7 +91,7 @@ export function buildLineItemProperties(input: BuildLineItemInput): LineItemProp
   const unitPriceName = label('unitPrice');
   const unitPriceTemplate = label(`unitPrice_${type}_value_${unit}`);
   if (unitPriceName !== undefined && unitPriceTemplate !== undefined) {
-    const price = formatPrice(input.price, input.currency, input.locale);
+    const price = formatMoney(input.price, input.currency, input.locale);
     visible.push({
       name: unitPriceName,
       value: renderTemplate(unitPriceTemplate, { price, quantity: unitMeasurement.value, unit }),

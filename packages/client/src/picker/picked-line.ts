@@ -1,4 +1,4 @@
-import { align, plainNumber, toScaled } from '@tare/contracts';
+import { align, formatMinor, formatMoney as sharedFormatMoney, plainNumber, toScaled } from '@tare/contracts';
 import { CartInputError } from '../cart/errors.js';
 import { numericVariantId } from '../cart/ids.js';
 import { buildLineItemProperties, type LineItemProperty } from '../cart/line-item.js';
@@ -101,12 +101,7 @@ function linePrice({ variant, pricingMode, value }: PickLineInput, quantity: num
   }
   // Base units: Shopify charges the variant's own price for each unit.
   const each = toScaled(cartLinePrice({ variant: { unitMeasurement }, price, currency }));
-  return scaledText(each.int * BigInt(quantity), each.scale);
-}
-
-function scaledText(int: bigint, scale: number): string {
-  const digits = int.toString().padStart(scale + 1, '0');
-  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return formatMinor(each.int * BigInt(quantity), each.scale);
 }
 
 function toObject(properties: LineItemProperty[]): Record<string, string> {
@@ -114,11 +109,10 @@ function toObject(properties: LineItemProperty[]): Record<string, string> {
 }
 
 /**
- * Money as the customer reads it, formatted exactly from its decimal text.
+ * Money as the customer reads it, formatted exactly from its decimal text (the contracts'
+ * `formatMoney`, which the unit price labels use too).
  * @example formatMoney('30.00', 'USD', 'en') // '$30.00'
  */
 export function formatMoney(amount: string, currency: string, locale: string): string {
-  const nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  // Decimal text is formatted exactly (Intl.NumberFormat v3); the ES2022 typings only list number.
-  return (nf.format as unknown as (value: string) => string)(amount);
+  return sharedFormatMoney(amount, currency, locale);
 }
