@@ -15,19 +15,18 @@ const OVERLAP_MS = 60_000;
 /**
  * Books every order the platform created or changed since the shop's watermark ("the orders
  * Tare has not seen yet", PRODUCT.md §14), then moves the watermark on. Returns how many orders
- * the platform named, how many ledger rows booking them wrote, and which orders Tare refused to
- * book (each left as it was; its own event reports why).
+ * the platform named, and how many ledger rows booking them wrote. An order Tare refuses to book
+ * is left as it was (its own event reports why).
  */
 export async function syncChangedOrders(
   tx: Queryable,
   gateway: PlatformGateway,
   input: { shopId: string; requestId: string },
-): Promise<{ checked: number; booked: number; failed: string[] }> {
+): Promise<{ checked: number; booked: number }> {
   await lockShopOrders(tx, input.shopId);
   const { until: since, now } = await readOrdersWatermark(tx, input.shopId);
   const ids = await gateway.ordersChangedSince(tx, input.shopId, since);
   let booked = 0;
-  const failed: string[] = [];
   for (const orderId of ids) {
     try {
       // An order whose booking Tare refuses is its own event's failure (retried, then parked and
@@ -36,9 +35,8 @@ export async function syncChangedOrders(
       booked += (await inSavepoint(tx, sync)).booked;
     } catch (error) {
       if (!(error instanceof AppError)) throw error; // an outage or a conflict: the whole transaction retries
-      failed.push(orderId);
     }
   }
   await advanceOrdersWatermark(tx, input.shopId, new Date(now.getTime() - OVERLAP_MS));
-  return { checked: ids.length, booked, failed };
+  return { checked: ids.length, booked };
 }
