@@ -40,23 +40,7 @@ describe.each(testDrivers())('the Cart Transform function at connect on $name', 
     shop.fake.state.cartTransforms.clear();
   });
 
-  async function connect() {
-    const out: string[] = [];
-    const err: string[] = [];
-    const ctx: CommandContext = {
-      db,
-      gateway: shop.server.services.gateway,
-      keyring: shop.keyring,
-      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
-      changed: () => {},
-    };
-    const code = await platformCommand(ctx, [
-      'connect',
-      ...['--shop', shop.domain, '--store', shop.fake.store, '--access-token', shop.fake.accessToken],
-      ...['--client-secret', shop.fake.clientSecret, '--admin-api-url', shop.fake.adminApiUrl],
-    ]);
-    return { code, out, err, ctx };
-  }
+  const connect = () => shop.connect();
   const reportOf = async (ctx: CommandContext) =>
     (await describePlatform(ctx, (await findShopByDomain(db, shop.domain))!)).shopify!;
   /** The calls connect made since `from` for the function (the metafield writer runs beside it). */

@@ -7,8 +7,6 @@
  * Shopify refuses, failing like its other reads when Shopify cannot be reached.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CommandContext } from '../../src/cli/command.js';
-import { platformCommand } from '../../src/cli/platform.js';
 import type { Db } from '../../src/store/db.js';
 import { loadShopifyConnection } from '../../src/store/repositories/shopify-connections.js';
 import { findShopByDomain } from '../../src/store/repositories/shops.js';
@@ -39,21 +37,8 @@ describe.each(testDrivers())('the storefront metafield definitions at connect on
   });
 
   async function connect() {
-    const out: string[] = [];
-    const err: string[] = [];
-    const ctx: CommandContext = {
-      db,
-      gateway: shop.server.services.gateway,
-      keyring: shop.keyring,
-      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
-      changed: () => {},
-    };
     const from = shop.fake.calls.length;
-    const code = await platformCommand(ctx, [
-      'connect',
-      ...['--shop', shop.domain, '--store', shop.fake.store, '--access-token', shop.fake.accessToken],
-      ...['--client-secret', shop.fake.clientSecret, '--admin-api-url', shop.fake.adminApiUrl],
-    ]);
+    const { code, out, err } = await shop.connect();
     const calls = shop.fake.calls
       .slice(from)
       .map((c) => c.operationName!)

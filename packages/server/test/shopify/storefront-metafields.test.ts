@@ -7,9 +7,7 @@
  */
 import { readVariantMeasurementConfig, type ShopStorefrontConfig } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandContext } from '../../src/cli/command.js';
 import { describePlatform } from '../../src/cli/platform-show.js';
-import { platformCommand } from '../../src/cli/platform.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
 import { metafieldStats } from '../../src/store/repositories/metafield-outbox.js';
@@ -118,27 +116,15 @@ describe.each(testDrivers())('storefront metafields on $name', ({ create }) => {
   });
 
   it('when connect reads the eligible operations, then the pricing mode follows them into show and the shop metafield', async () => {
-    const out: string[] = [];
-    const ctx: CommandContext = {
-      db,
-      gateway: shop.server.services.gateway,
-      keyring: shop.keyring,
-      io: { out: (line) => out.push(line), err: (line) => out.push(line) },
-      changed: () => {},
-    };
-    const connect = () =>
-      platformCommand(ctx, [
-        'connect',
-        ...['--shop', shop.domain, '--store', shop.fake.store, '--access-token', shop.fake.accessToken],
-        ...['--client-secret', shop.fake.clientSecret, '--admin-api-url', shop.fake.adminApiUrl],
-      ]);
     const modeOf = async () =>
-      (await describePlatform(ctx, (await findShopByDomain(db, shop.domain))!)).shopify?.pricingMode;
+      (await describePlatform({ db, keyring: shop.keyring }, (await findShopByDomain(db, shop.domain))!)).shopify
+        ?.pricingMode;
 
     shop.fake.setCartTransformEligibility({ updateOperation: true });
     const before = metafieldCalls().length;
-    expect(await connect()).toBe(0);
-    expect(out).toContain(
+    const first = await shop.connect();
+    expect(first.code).toBe(0);
+    expect(first.out).toContain(
       'pricing mode: function (the Cart Transform function prices measured lines; the store may update lines)',
     );
     expect(await modeOf()).toBe('function');
@@ -152,7 +138,7 @@ describe.each(testDrivers())('storefront metafields on $name', ({ create }) => {
     ]);
 
     shop.fake.setCartTransformEligibility({ updateOperation: false });
-    expect(await connect()).toBe(0);
+    expect((await shop.connect()).code).toBe(0);
     expect(await modeOf()).toBe('base_units');
     await shop.settle();
     expect((shop.fake.metafield('shop', NS, 'labels') as ShopStorefrontConfig).pricingMode).toBe('base_units');

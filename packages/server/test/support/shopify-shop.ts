@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { CommandContext } from '../../src/cli/command.js';
+import { platformCommand } from '../../src/cli/platform.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/main.js';
@@ -126,6 +128,25 @@ async function connectCoffeeShop(
     return rows[0]!.total;
   }
 
+  /** Runs `tare platform connect` with the fake store's credentials, as an operator would; what it printed. */
+  async function connect() {
+    const out: string[] = [];
+    const err: string[] = [];
+    const ctx: CommandContext = {
+      db,
+      gateway: running.server().services.gateway,
+      keyring,
+      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+      changed: () => {},
+    };
+    const code = await platformCommand(ctx, [
+      'connect',
+      ...['--shop', shop.domain, '--store', fake.store, '--access-token', fake.accessToken],
+      ...['--client-secret', fake.clientSecret, '--admin-api-url', fake.adminApiUrl],
+    ]);
+    return { code, out, err, ctx };
+  }
+
   await settle();
   return {
     fake,
@@ -135,6 +156,7 @@ async function connectCoffeeShop(
     importShop: shop,
     apiKey,
     settle,
+    connect,
     total,
     /** Shopify's `available` for a variant at the location. */
     shown: (variantId: string) => fake.available(LOC, variantId),
