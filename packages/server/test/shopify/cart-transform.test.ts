@@ -139,6 +139,26 @@ describe.each(testDrivers())('the Cart Transform function at connect on $name', 
     expect((await reportOf(ctx)).cartTransform).toEqual({ registered: true, id: 'gid://shopify/CartTransform/777' });
   });
 
+  it('when two connects of the same store run at once, then both succeed and the store has one function and each definition once', async () => {
+    shop.fake.state.metafieldDefinitions.clear();
+    const both = await Promise.all([connect(), connect()]);
+    expect(both.map((c) => ({ code: c.code, err: c.err }))).toEqual([
+      { code: 0, err: [] },
+      { code: 0, err: [] },
+    ]);
+    expect(shop.fake.cartTransforms()).toHaveLength(1);
+    const registered = { registered: true, id: `gid://shopify/CartTransform/${shop.fake.cartTransforms()[0]!.id}` };
+    expect((await reportOf(both[0].ctx)).cartTransform).toEqual(registered);
+    expect(
+      shop.fake
+        .metafieldDefinitions()
+        .map((d) => `${d.ownerType} ${d.key} ${d.access.storefront}`)
+        .sort(),
+    ).toEqual(['PRODUCTVARIANT measurement PUBLIC_READ', 'SHOP labels PUBLIC_READ']);
+    await shop.settle();
+    expect((shop.fake.metafield('shop', '$app:tare', 'labels') as ShopStorefrontConfig).pricingMode).toBe('function');
+  });
+
   it('when Shopify refuses the registration, then the shop stays in base_units with Shopify’s code and message', async () => {
     shop.fake.faults.refuseCartTransform('INPUT_INVALID', 'Failed to create cart transform due to invalid input.');
     const { code, err, ctx } = await connect();
