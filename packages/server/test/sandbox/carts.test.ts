@@ -197,6 +197,26 @@ describe.each(testDrivers())('sandbox carts on $name', ({ create }) => {
       expect(res.body.items[0]).toMatchObject({ key: first.body.items[0].key, quantity: 3, line_price: 7200 });
     });
 
+    it('when an item merges into a line worth 3.6e15 cents, then the total counts that line once, at its new quantity', async () => {
+      // 1.5e12 kg at 24.00: two on one line is 7.2e15 cents, under 2^53 − 1; counted twice it would pass it.
+      const huge = { _svc_data: svcData('weight', 1.5e12, 'kg') };
+      const token = await newCart(server, key);
+
+      const once = await add(token, [
+        { id: 2001, quantity: 1, properties: huge },
+        { id: 2001, quantity: 1, properties: huge },
+      ]);
+      expect(once.status).toBe(200);
+      expect(once.body.items.map((i: { quantity: number }) => i.quantity)).toEqual([2]);
+      expect(once.body.total_price).toBe(7_200_000_000_000_000);
+
+      const other = await newCart(server, key);
+      await add(other, [{ id: 2001, quantity: 1, properties: huge }]);
+      const again = await add(other, [{ id: 2001, quantity: 1, properties: huge }]);
+      expect(again.status).toBe(200);
+      expect(again.body.total_price).toBe(7_200_000_000_000_000);
+    });
+
     it('when lines differ in properties, then they stay apart even when the shop merges', async () => {
       const token = await newCart(server, key);
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { Dec } from '../../../domain/decimal.js';
 import {
   addLine,
   type CartLine,
   inexactAmount,
   largestAmount,
+  linePriceMinor,
   MAX_MINOR_UNITS,
   minorUnits,
   propertyList,
@@ -137,6 +139,16 @@ describe('inexactAmount', () => {
     ['only the sum of the lines passes it', [line(largest, 1), line('0.01', 1)], 1, 'total_price'],
   ])('when %s, then the inexact amount is %s', (_name, lines, index, expected) => {
     expect(inexactAmount(lines, index, 'USD')).toBe(expected);
+    // The same answer from the other lines' total as a caller keeps it.
+    const others = lines
+      .filter((_, i) => i !== index)
+      .reduce((sum, l) => sum.plus(linePriceMinor(l, 'USD')), new Dec(0));
+    expect(inexactAmount(lines, index, 'USD', others)).toBe(expected);
+  });
+
+  it('when the caller gives the other lines’ total, then the cart’s total is that plus the line', () => {
+    expect(inexactAmount([line('0.01', 1)], 0, 'USD', new Dec(MAX_MINOR_UNITS - 1))).toBeUndefined();
+    expect(inexactAmount([line('0.01', 1)], 0, 'USD', new Dec(MAX_MINOR_UNITS))).toBe('total_price');
   });
 
   it('when the currency has no minor unit, then the largest amount is whole yen', () => {

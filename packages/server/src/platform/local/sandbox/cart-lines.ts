@@ -110,20 +110,32 @@ function exactMinorUnits(amount: string | Dec, currency: string): Dec {
   return new Dec(amount).times(new Dec(10).pow(digits)).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN);
 }
 
+/** A line's price (unit price × quantity) in the currency's minor units, exactly. */
+export function linePriceMinor(line: CartLine, currency: string): Dec {
+  return exactMinorUnits(line.price, currency).times(line.quantity);
+}
+
 /**
  * Which amount of the cart's answer the line at `index` would make inexact (past
  * `MAX_MINOR_UNITS`), or undefined when every amount is exact: its unit price, its line price
- * (unit price × quantity) or the cart's total.
+ * (unit price × quantity) or the cart's total. `othersTotal` is the other lines' total in minor
+ * units (`linePriceMinor`), for a caller that keeps it as it adds item after item (summing every
+ * line again per item is quadratic in a 250-item add); without it, it is summed here.
  */
 export function inexactAmount(
   lines: readonly CartLine[],
   index: number,
   currency: string,
+  othersTotal?: Dec,
 ): 'price' | 'line_price' | 'total_price' | undefined {
-  const prices = lines.map((line) => exactMinorUnits(line.price, currency).times(line.quantity));
-  if (exactMinorUnits(lines[index]!.price, currency).gt(MAX_MINOR_UNITS)) return 'price';
-  if (prices[index]!.gt(MAX_MINOR_UNITS)) return 'line_price';
-  return prices.reduce((sum, price) => sum.plus(price), new Dec(0)).gt(MAX_MINOR_UNITS) ? 'total_price' : undefined;
+  const line = lines[index]!;
+  if (exactMinorUnits(line.price, currency).gt(MAX_MINOR_UNITS)) return 'price';
+  const price = linePriceMinor(line, currency);
+  if (price.gt(MAX_MINOR_UNITS)) return 'line_price';
+  const others =
+    othersTotal ??
+    lines.reduce((sum, other, i) => (i === index ? sum : sum.plus(linePriceMinor(other, currency))), new Dec(0));
+  return others.plus(price).gt(MAX_MINOR_UNITS) ? 'total_price' : undefined;
 }
 
 /** `MAX_MINOR_UNITS` in the currency, for messages: `90071992547409.91 USD`. */

@@ -5,6 +5,7 @@ import {
   type SandboxCartChangeBody,
   type ValidationIssue,
 } from '@tare/contracts';
+import { Dec } from '../../../domain/decimal.js';
 import { errors } from '../../../errors.js';
 import type { Queryable } from '../../../store/db.js';
 import { findVariantsByIds } from '../../../store/repositories/catalog.js';
@@ -15,6 +16,7 @@ import {
   inexactAmount,
   inexactMeasure,
   largestAmount,
+  linePriceMinor,
   propertyList,
   unitPrice,
   variantIdOf,
@@ -55,6 +57,8 @@ export async function addToCart(tx: Queryable, shop: Shop, token: string, body: 
   const variants = await findVariantsByIds(tx, shop.id, [...new Set(ids)]);
   const issues: ValidationIssue[] = [];
   let lines = cart.lines;
+  // The accepted lines' total in minor units, kept item by item rather than summed again per item.
+  let total = lines.reduce((sum, line) => sum.plus(linePriceMinor(line, shop.currency)), new Dec(0));
   body.items.forEach((item, i) => {
     const variant = variants.get(ids[i]!);
     if (!variant) {
@@ -80,7 +84,10 @@ export async function addToCart(tx: Queryable, shop: Shop, token: string, body: 
       },
       shop.mergeMatchingLineItems === true,
     );
-    const inexact = inexactAmount(added.lines, added.index, shop.currency);
+    // Merged into an accepted line, the item replaces that line's price in the total.
+    const merged = added.index < lines.length;
+    const others = merged ? total.minus(linePriceMinor(lines[added.index]!, shop.currency)) : total;
+    const inexact = inexactAmount(added.lines, added.index, shop.currency, others);
     const inexactMeasurement = inexactMeasure(variant, properties.list);
     if (added.lines[added.index]!.quantity > MAX_QUANTITY) {
       issues.push({ path: `/items/${i}/quantity`, message: `the line's quantity would exceed ${MAX_QUANTITY}` });
@@ -94,6 +101,7 @@ export async function addToCart(tx: Queryable, shop: Shop, token: string, body: 
       issues.push({ path, message: tooMuch(inexact, shop.currency) });
     } else {
       lines = added.lines;
+      total = others.plus(linePriceMinor(lines[added.index]!, shop.currency));
     }
   });
   if (issues.length) throw errors.validation(issues, 'body');
