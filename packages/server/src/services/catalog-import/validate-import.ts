@@ -131,12 +131,15 @@ function checkVariant(
   report: Report,
 ) {
   const clean = (path: string) => sound.clean(`${at}${path}`);
-  const unitsHint = type && `one of ${unitsOf(type).join(', ')}`;
+  // Whether the unit at `path` is sound and of the product's type; one that is sound and is not, is reported.
+  const unitFits = (path: string, unit: string) => {
+    if (type === undefined || !sound.clean(path)) return false;
+    if (isUnitOfType(unit, type)) return true;
+    report(path, `unit '${unit}' is not a ${type} unit; use one of ${unitsOf(type).join(', ')}`);
+    return false;
+  };
   const unit = variant.unitMeasurement?.unit;
-  const unitOk = type !== undefined && clean('/unitMeasurement/unit') && isUnitOfType(unit, type);
-  if (type && clean('/unitMeasurement/unit') && !unitOk) {
-    report(`${at}/unitMeasurement/unit`, `unit '${unit}' is not a ${type} unit; use ${unitsHint}`);
-  }
+  const unitOk = unitFits(`${at}/unitMeasurement/unit`, unit);
   // Stock and its whole-unit split are kept to 9 decimals of the unit: so is the unit measurement.
   const exact = (value: number, from: string) => exactQuantity(decimalFromJson(value), from, unit);
   if (unitOk && clean('/unitMeasurement/value') && Number.isFinite(variant.unitMeasurement.value)) {
@@ -162,14 +165,10 @@ function checkVariant(
       seen.add(entry.locationId);
     }
     const { value, unit: from } = sound.readable(`${path}/quantity`) ? entry.quantity : { value: NaN, unit: '' };
-    const valueOk = sound.clean(`${path}/quantity/value`) && Number.isFinite(value) && value >= 0;
-    if (sound.clean(`${path}/quantity/value`) && !valueOk) {
-      report(`${path}/quantity/value`, 'must be a finite number of at least 0');
-    }
-    const fromOk = type !== undefined && sound.clean(`${path}/quantity/unit`) && isUnitOfType(from, type);
-    if (type && sound.clean(`${path}/quantity/unit`) && !fromOk) {
-      report(`${path}/quantity/unit`, `unit '${from}' is not a ${type} unit; use ${unitsHint}`);
-    }
+    const valueSound = sound.clean(`${path}/quantity/value`);
+    const valueOk = valueSound && Number.isFinite(value) && value >= 0;
+    if (valueSound && !valueOk) report(`${path}/quantity/value`, 'must be a finite number of at least 0');
+    const fromOk = unitFits(`${path}/quantity/unit`, from);
     if (valueOk && fromOk && unitOk) {
       const checked = exact(value, from);
       if (!checked.ok) report(`${path}/quantity/value`, checked.message);
