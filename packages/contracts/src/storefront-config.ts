@@ -104,6 +104,23 @@ export function readVariantMeasurementConfig(value: unknown): VariantMeasurement
   return ok ? (doc as unknown as VariantMeasurementConfig) : undefined;
 }
 
+/**
+ * The shop metafield's value read back (the picker): the document when it has the shape above,
+ * every label a string, else undefined.
+ */
+export function readShopStorefrontConfig(value: unknown): ShopStorefrontConfig | undefined {
+  const doc = typeof value === 'string' ? safeJson(value) : value;
+  if (!isRecord(doc) || doc['version'] !== 1) return undefined;
+  const labels = doc['labels'];
+  const ok =
+    typeof doc['defaultLocale'] === 'string' &&
+    typeof doc['currency'] === 'string' &&
+    (doc['pricingMode'] === 'function' || doc['pricingMode'] === 'base_units') &&
+    isRecord(labels) &&
+    Object.values(labels).every((set) => isRecord(set) && Object.values(set).every((v) => typeof v === 'string'));
+  return ok ? (doc as unknown as ShopStorefrontConfig) : undefined;
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);

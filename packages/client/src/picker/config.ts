@@ -1,4 +1,4 @@
-import { readVariantMeasurementConfig } from '@tare/contracts';
+import { readShopStorefrontConfig, readVariantMeasurementConfig } from '@tare/contracts';
 import type { MeasurementRules } from '../cart/rules.js';
 
 /*
@@ -35,25 +35,7 @@ export function readVariantConfig(value: unknown): PickerVariantConfig | undefin
   return readVariantMeasurementConfig(value);
 }
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
 /** The shop document (JSON text or parsed), or undefined when it does not have the shape above. */
 export function readShopConfig(value: unknown): PickerShopConfig | undefined {
-  let doc = value;
-  if (typeof value === 'string') {
-    try {
-      doc = JSON.parse(value);
-    } catch {
-      return undefined;
-    }
-  }
-  if (!isRecord(doc) || doc['version'] !== 1) return undefined;
-  const labels = doc['labels'];
-  const ok =
-    typeof doc['defaultLocale'] === 'string' &&
-    typeof doc['currency'] === 'string' &&
-    (doc['pricingMode'] === 'function' || doc['pricingMode'] === 'base_units') &&
-    isRecord(labels) &&
-    Object.values(labels).every((set) => isRecord(set) && Object.values(set).every((v) => typeof v === 'string'));
-  return ok ? (doc as unknown as PickerShopConfig) : undefined;
+  return readShopStorefrontConfig(value);
 }
