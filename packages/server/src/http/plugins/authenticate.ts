@@ -93,14 +93,7 @@ export function registerAuthentication(
     };
     const refuse = (error: Error) => {
       if (!(error instanceof AppError) || error.code !== 'unauthorized') return done(error);
-      budget.failed(request.ip).then(
-        (waitMs) => done(waitMs > 0 ? errors.rateLimited(Math.ceil(waitMs / 1000)) : error),
-        (storeError: unknown) => {
-          // Fail open, like the per-key limiter: the failure goes uncounted, the answer is the 401.
-          request.log.warn({ err: storeError }, 'failed-authentication budget unavailable; not counted');
-          done(error);
-        },
-      );
+      budget.spend(request, error).then(done, done);
     };
     try {
       const header = request.headers.authorization;
@@ -109,8 +102,8 @@ export function registerAuthentication(
     } catch (error) {
       return refuse(error as Error);
     }
-    const waitMs = budget.waitFor(request.ip);
-    if (waitMs > 0) return done(errors.rateLimited(Math.ceil(waitMs / 1000)));
+    const blocked = budget.blocked(request);
+    if (blocked) return done(blocked);
     presentedKey(request)
       .then((key) => deps.authenticator.authenticate(key))
       .then(accept, refuse);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError, errors } from '../../errors.js';
 import type { AdmittedDelivery, ShopifyWebhookIntake } from '../../platform/shopify/webhook-intake.js';
 import { success } from '../envelope.js';
@@ -33,15 +33,6 @@ export function shopifyWebhookRoutes(deps: {
 }) {
   const { shopifyWebhooks: intake, failureBudget: budget } = deps;
 
-  async function refused(request: FastifyRequest, message: string): Promise<AppError> {
-    const waitMs = await budget.failed(request.ip).catch((storeError: unknown) => {
-      // Fail open, as the API's authentication does: the failure goes uncounted, the answer is the 401.
-      request.log.warn({ err: storeError }, 'failed-authentication budget unavailable; not counted');
-      return 0;
-    });
-    return waitMs > 0 ? errors.rateLimited(Math.ceil(waitMs / 1000)) : new AppError('unauthorized', message);
-  }
-
   return async (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -54,10 +45,12 @@ export function shopifyWebhookRoutes(deps: {
         // Before the body is read: a delivery for no connected store, or from an address past
         // its budget, is answered without buffering a byte of it.
         onRequest: async (request) => {
-          const waitMs = budget.waitFor(request.ip);
-          if (waitMs > 0) throw errors.rateLimited(Math.ceil(waitMs / 1000));
+          const blocked = budget.blocked(request);
+          if (blocked) throw blocked;
           const admission = await intake.admit(request.headers);
-          if (admission.status !== 'admitted') throw await refused(request, admission.message);
+          if (admission.status !== 'admitted') {
+            throw await budget.spend(request, new AppError('unauthorized', admission.message));
+          }
           request.shopifyDelivery = admission.delivery;
         },
       },
@@ -65,7 +58,9 @@ export function shopifyWebhookRoutes(deps: {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const answer = await intake.receive(request.shopifyDelivery!, { headers: request.headers, body });
         if (answer.status !== 200) {
-          throw answer.status === 401 ? await refused(request, answer.message) : errors.badRequest(answer.message);
+          throw answer.status === 401
+            ? await budget.spend(request, new AppError('unauthorized', answer.message))
+            : errors.badRequest(answer.message);
         }
         request.log.info({ outcome: answer.outcome, detail: answer.detail }, 'shopify webhook');
         return success(request, { outcome: answer.outcome });
