@@ -227,4 +227,21 @@ describe.each(testDrivers())('Shopify webhook intake against forgeries on %s', (
     const other = await deliver(server, { ...forged, secret: shop.clientSecret, from: freshAddress() });
     expect(other).toMatchObject({ status: 200, body: { data: { outcome: 'stored' } } });
   });
+
+  it('when one address fails with bad API keys and bad signatures in turn, then both spend one budget of 60', async () => {
+    const shop = await connectedShop(db, keyring);
+    const from = freshAddress();
+    const forged = { store: shop.store, topic: 'orders/create', body: '{"id": 5001}', secret: 'not-the-secret', from };
+    let firstLimited = -1;
+    for (let i = 0; i < 120 && firstLimited < 0; i++) {
+      const status =
+        i % 2 === 0 ? await apiStatus(`apik_not_a_key_${i}`, from) : (await deliver(server, forged)).status;
+      if (status === 429) firstLimited = i;
+      else expect(status, `attempt ${i}`).toBe(401);
+    }
+    // A budget each would take 60 of both (120 failures); one shared budget stops after its 60,
+    // give or take the token a second it refills while the loop runs.
+    expect(firstLimited).toBeGreaterThanOrEqual(60);
+    expect(firstLimited).toBeLessThan(75);
+  });
 });
