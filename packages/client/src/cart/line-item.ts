@@ -38,7 +38,8 @@ export const SVC_DATA_PROPERTY = '_svc_data';
 
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
-const netKey = (type: MeasurementType): string => `net${type.charAt(0).toUpperCase()}${type.slice(1)}`;
+/** The label key naming a type's net measurement (`netWeight`); `{key}_value_{unit}` renders its value. */
+export const netKey = (type: MeasurementType): string => `net${type.charAt(0).toUpperCase()}${type.slice(1)}`;
 
 function isPositiveFinite(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0;

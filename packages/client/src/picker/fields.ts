@@ -1,4 +1,5 @@
 import { plainNumber } from '@tare/contracts';
+import { netKey } from '../cart/line-item.js';
 import { renderTemplate } from '../cart/template.js';
 import type { PickerVariantConfig } from './config.js';
 
@@ -12,8 +13,6 @@ export interface PickerFields {
   /** For `pills` and `dropdown`: each preset's value and its text. */
   choices?: { value: number; text: string }[];
 }
-
-const netKey = (type: string): string => `net${type.charAt(0).toUpperCase()}${type.slice(1)}`;
 
 /**
  * The fields of a variant in the shop's labels: `net{Type}` names the input ("Net weight (kg)"),
