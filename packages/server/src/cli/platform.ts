@@ -98,26 +98,24 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
     throw new UsageError(`platform connect: ${[first, ...others].join('; ')}`, USAGE);
   }
   const shop = await shopNamed(ctx, 'platform connect', values.shop);
-  // Checked before anything is saved: a connection Tare cannot use is refused, not stored.
+  // Every read below happens before anything is saved: a connect that fails leaves nothing behind.
+  const notConnected = (why: string) =>
+    new CommandError(`platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: ${why}`);
+  const orNotConnected = (doing: string) => (error: unknown) => {
+    throw notConnected(`could not ${doing}: ${(error as Error).message}`);
+  };
+  // A connection Tare cannot use is refused, not stored.
   const { shopName } = await verifyShopifyConnection(input).catch((error: unknown) => {
     if (!(error instanceof ShopifyCredentialsError)) throw error;
-    throw new CommandError(
-      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: ${error.reason}`,
-    );
+    throw notConnected(error.reason);
   });
   // The pricing mode, and the function registered where it can price lines (PRODUCT.md §18).
-  const pricing = await settleCheckoutPricingOf(input).catch((error: unknown) => {
-    throw new CommandError(
-      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not settle the shop's checkout pricing: ${(error as Error).message}`,
-    );
-  });
+  const pricing = await settleCheckoutPricingOf(input).catch(orNotConnected("settle the shop's checkout pricing"));
   // Before the metafields are queued: an app-owned metafield is unreadable on the storefront until
   // its definition grants storefront access.
-  const definitions = await ensureStorefrontDefinitionsOf(input).catch((error: unknown) => {
-    throw new CommandError(
-      `platform connect: ${shop.domain} not connected to ${input.store}, nothing saved: could not define the storefront metafields: ${(error as Error).message}`,
-    );
-  });
+  const definitions = await ensureStorefrontDefinitionsOf(input).catch(
+    orNotConnected('define the storefront metafields'),
+  );
   const { changed } = await ctx.db.transaction((tx) =>
     connectShopToShopify(tx, ctx.keyring, shop.id, input, { verified: true, pricing }),
   );

@@ -6,7 +6,7 @@ import {
 } from '../platform/shopify/metafield-definitions.js';
 import { settleShopifyPricing } from '../platform/shopify/pricing-mode.js';
 import { type CheckoutPricing, DEFAULT_SHOPIFY_API_VERSION, shopifyEndpoint } from '../platform/shopify/connection.js';
-import { verifyShopifyCredentials } from '../platform/shopify/verify-credentials.js';
+import { type CredentialsToVerify, verifyShopifyCredentials } from '../platform/shopify/verify-credentials.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { Queryable } from '../store/db.js';
 import {
@@ -69,10 +69,7 @@ export function verifyShopifyConnection(
   input: ShopifyConnectionInput,
   options: { fetch?: typeof fetch } = {},
 ): Promise<{ shopName: string }> {
-  const store = input.store.trim().toLowerCase();
-  const apiVersion = input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
-  const endpoint = shopifyEndpoint(store, apiVersion, input.adminApiUrl);
-  return verifyShopifyCredentials({ store, apiVersion, endpoint, accessToken: input.accessToken }, options);
+  return verifyShopifyCredentials(credentialsOf(input), options);
 }
 
 /**
@@ -123,8 +120,13 @@ export function ensureStorefrontDefinitionsOf(
 }
 
 function adminOf(input: ShopifyConnectionInput, options: { fetch?: typeof fetch }) {
+  return createShopifyAdmin(credentialsOf(input), options);
+}
+
+/** The values being connected as they will be saved: the store lower-cased, the version and endpoint resolved. */
+function credentialsOf(input: ShopifyConnectionInput): CredentialsToVerify {
   const store = input.store.trim().toLowerCase();
   const apiVersion = input.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
   const endpoint = shopifyEndpoint(store, apiVersion, input.adminApiUrl);
-  return createShopifyAdmin({ store, apiVersion, endpoint, accessToken: input.accessToken }, options);
+  return { store, apiVersion, endpoint, accessToken: input.accessToken };
 }
