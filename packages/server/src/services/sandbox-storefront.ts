@@ -4,6 +4,7 @@ import {
   listStorefrontProducts,
   STOREFRONT_PAGE_SIZE,
 } from '../platform/local/sandbox/storefront/storefront-catalog.js';
+import { noLineWithKey } from '../platform/local/sandbox/carts.js';
 import { addedTo, type LineTitles, storefrontCart } from '../platform/local/sandbox/storefront/storefront-cart.js';
 import { platformOf } from '../platform/platform-of.js';
 import type { Db } from '../store/db.js';
@@ -15,6 +16,10 @@ import type { SandboxShop } from './sandbox-shop.js';
 /** What a cart token looks like (SandboxCartParams); anything else in the cookie names no cart. */
 const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 
+/** Whether the sandbox answered that the token names no cart of the shop. */
+const missingCart = (error: unknown): boolean =>
+  error instanceof AppError && error.code === 'not_found' && error.details?.['resource'] === 'cart';
+
 /** Where a shop's storefront lives: `/sandbox/storefront/{domain}/` (its Shopify `routes.root`). */
 export const storefrontRoot = (domain: string): string => `/sandbox/storefront/${domain}/`;
 
@@ -23,7 +28,8 @@ export const storefrontRoot = (domain: string): string => `/sandbox/storefront/$
  * picker and Shopify's Ajax Cart API over its sandbox carts (§15), without an API key. It exists
  * only for a shop on the embedded platform that enables it (`settings.storefront.enabled`); any
  * other domain is as unknown (404). A cart token the shop does not know (none yet, or a cart
- * checked out) is replaced by a new cart, as Shopify gives a new visitor a new cart.
+ * checked out) is replaced by a new cart when the cart is read or added to, as Shopify gives a
+ * new visitor a new cart.
  */
 export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop }) {
   const { db, sandboxShop } = deps;
@@ -39,7 +45,7 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
     try {
       return await sandboxShop.readCart(shop.id, token);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'not_found') return undefined;
+      if (missingCart(error)) return undefined;
       throw error;
     }
   }
@@ -102,9 +108,7 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
         if (token === undefined || !TOKEN.test(token)) throw errors.notFound('cart', String(token));
         cart = await sandboxShop.addToCart(shop.id, token, body);
       } catch (error) {
-        if (!(error instanceof AppError && error.code === 'not_found' && error.details?.['resource'] === 'cart')) {
-          throw error;
-        }
+        if (!missingCart(error)) throw error;
         cart = await sandboxShop.addToCart(shop.id, (await sandboxShop.createCart(shop.id)).token, body);
       }
       const answer = await shown(shop, cart);
@@ -115,10 +119,18 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
       return { token: answer.token, items };
     },
 
+    /**
+     * `/cart/change.js`: a token that names no cart names no line either, so it is the same 400 as
+     * an empty cart's, and no cart is made for it (the cart is read once, locked, by the change).
+     */
     async changeCart(domain: string, token: string | undefined, body: SandboxCartChangeBody) {
       const shop = await shopAt(domain);
-      const cart = await cartOf(shop, token);
-      return { token: cart.token, cart: await shown(shop, await sandboxShop.changeCart(shop.id, cart.token, body)) };
+      if (token === undefined || !TOKEN.test(token)) throw noLineWithKey(body.key);
+      try {
+        return { token, cart: await shown(shop, await sandboxShop.changeCart(shop.id, token, body)) };
+      } catch (error) {
+        throw missingCart(error) ? noLineWithKey(body.key) : error;
+      }
     },
 
     /** Places the order as the sandbox's checkout does (the shop's first location); 422 when the cart is empty. */

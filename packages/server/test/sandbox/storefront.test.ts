@@ -220,6 +220,29 @@ describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
       expect((await browser.request('cart.js')).body.item_count).toBe(1);
     });
 
+    it('when change.js names a line but the cookie names no cart of this shop, then 422 at the key, and no cart is made', async () => {
+      const { domain, shopId } = await seedShop(db, storefrontShop());
+      const carts = async () =>
+        Number(
+          (await db.query<{ n: string }>('SELECT count(*) AS n FROM sandbox_carts WHERE shop_id = $1', [shopId]))
+            .rows[0]!.n,
+        );
+      const expected = {
+        status: 422,
+        message: 'Cart Error',
+        description: "/key: no line with key '2001:abc' in this cart",
+      };
+
+      for (const cookie of [undefined, `cart=${'f'.repeat(32)}`, 'cart=not%20a%20token']) {
+        const browser = visitor(server, domain);
+        browser.cookie = cookie;
+        const res = await browser.change('2001:abc', 1);
+        expect(res.body).toEqual(expected);
+        expect(res.headers.get('set-cookie')).toBeNull();
+      }
+      expect(await carts()).toBe(0);
+    });
+
     it('when the cart is empty, then Check out is 422 and places nothing', async () => {
       const { domain } = await seedShop(db, storefrontShop());
       const page = await visitor(server, domain).checkout();

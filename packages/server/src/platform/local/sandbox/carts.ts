@@ -130,6 +130,10 @@ function tooMuch(amount: 'price' | 'line_price' | 'total_price', currency: strin
   return `${what} would be more than ${largestAmount(currency)}, the most the cart can show exactly`;
 }
 
+/** A change naming a line the cart does not hold (400 at `/key`). */
+export const noLineWithKey = (key: string) =>
+  errors.validation([{ path: '/key', message: `no line with key '${key}' in this cart` }], 'body');
+
 /**
  * Sets a line's quantity as `/cart/change.js` does; 0 removes the line. An unknown key, or a
  * quantity that would take the line's price or the cart's total past what the answer carries
@@ -138,9 +142,7 @@ function tooMuch(amount: 'price' | 'line_price' | 'total_price', currency: strin
 export async function changeCart(tx: Queryable, shop: Shop, token: string, body: SandboxCartChangeBody): Promise<Cart> {
   const cart = await readCart(tx, shop.id, token, true);
   const index = cart.lines.findIndex((l) => l.key === body.key);
-  if (index < 0) {
-    throw errors.validation([{ path: '/key', message: `no line with key '${body.key}' in this cart` }], 'body');
-  }
+  if (index < 0) throw noLineWithKey(body.key);
   if (body.quantity === 0) {
     const lines = cart.lines.filter((_, i) => i !== index);
     await saveCartLines(tx, shop.id, token, lines);
