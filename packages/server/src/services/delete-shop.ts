@@ -12,9 +12,8 @@ import { API_KEYS_CHANGED, CATALOG_CHANGED } from './change-channels.js';
  * instance refuses the keys; PGlite has one process, which hears it before its next request.
  */
 export async function deleteShopEverywhere(tx: Queryable, shopId: string): Promise<void> {
-  for (const key of await listApiKeys(tx, shopId)) {
-    await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED, key.id]);
-  }
+  const keyIds = (await listApiKeys(tx, shopId)).map((key) => key.id);
+  await tx.query('SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id', [API_KEYS_CHANGED, keyIds]);
   await tx.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED, shopId]);
   await deleteShop(tx, shopId);
 }

@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
+import { createApiKey } from '../../src/services/api-keys.js';
 import { HEARD_WAIT_MS } from '../../src/services/heard-lease.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -59,9 +60,13 @@ describe.each(testDrivers())('shop/redact on two instances on %s', (driver) => {
   it('when shop/redact deletes a shop, then its key is refused and nothing of it is served from a cache, on both instances', async () => {
     const [db] = database.dbs;
     const shop = await connectedShop(db, keyring);
-    // Warm every cache of both instances: the key, the settings, the product.
-    expect(await statuses(shop.key)).toEqual([200, 200, 200, 200]);
-    expect(await statuses(shop.key)).toEqual([200, 200, 200, 200]);
+    // A second key of the shop: every one of its keys is announced, not only the first.
+    const second = (await createApiKey(db, { shopDomain: shop.domain })).token;
+    // Warm every cache of both instances: the keys, the settings, the product.
+    for (const key of [shop.key, second]) {
+      expect(await statuses(key)).toEqual([200, 200, 200, 200]);
+      expect(await statuses(key)).toEqual([200, 200, 200, 200]);
+    }
 
     await markConnectionFailed(db, shop.shopId, 'uninstalled', 'app/uninstalled');
     const body = JSON.stringify({ shop_id: 1, shop_domain: shop.store });
@@ -83,7 +88,9 @@ describe.each(testDrivers())('shop/redact on two instances on %s', (driver) => {
     for (const server of servers) {
       expect(server.services.shops.peek(shop.shopId)).toBeUndefined();
       expect(server.services.authenticator.authenticateCached(shop.key)).toBeUndefined();
+      expect(server.services.authenticator.authenticateCached(second)).toBeUndefined();
     }
     expect(await statuses(shop.key)).toEqual([401, 401, 401, 401]);
+    expect(await statuses(second)).toEqual([401, 401, 401, 401]);
   });
 });
