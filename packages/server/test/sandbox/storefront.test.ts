@@ -264,6 +264,33 @@ describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
   });
 
   describe('security', () => {
+    it('when two tabs with the same cookie add lines at once, then the cart keeps every line and every quantity', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const first = visitor(server, domain);
+      await first.add([measured(1)]);
+      const second = visitor(server, domain);
+      second.cookie = first.cookie;
+      const item = (n: number) => ({ ...measured(0.5), properties: { ...measured(0.5).properties, n: String(n) } });
+
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, n) => (n % 2 ? second : first).add([item(n), measured(1)])),
+      );
+
+      expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200));
+      expect(second.cookie).toBe(first.cookie);
+      const cart = (await first.request('cart.js')).body;
+      expect(cart.items).toHaveLength(11);
+      // The 1 kg line took every add (merged), and each 0.5 kg line is there once.
+      expect(cart.items[0]).toMatchObject({ quantity: 11, line_price: 11 * 2400 });
+      expect(
+        cart.items
+          .slice(1)
+          .map((i: any) => i.properties.n)
+          .sort((a: string, b: string) => Number(a) - Number(b)),
+      ).toEqual(Array.from({ length: 10 }, (_, n) => String(n)));
+      expect(cart.total_price).toBe(11 * 2400 + 10 * 1200);
+    });
+
     it('when a sandbox shop has not enabled its storefront, or sells on Shopify, then nothing of it is served', async () => {
       const off = await seedShop(db, shopFixture());
       const offline = visitor(server, off.domain);
