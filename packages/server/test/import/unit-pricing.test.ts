@@ -78,6 +78,20 @@ describe.each(testDrivers())('settings.unitPricing stored on $name', ({ create }
     expect((await importShop(shop)).changes).toBe(0);
   });
 
+  it('when a file restates the same unit pricing with its keys in another order, then nothing changes', async () => {
+    const shop = withPricing({
+      enabled: true,
+      reference: { weight: { value: 100, unit: 'g' }, volume: { value: 1, unit: 'L' } },
+    });
+    await importShop(shop);
+
+    const unitPricing = {
+      reference: { volume: { unit: 'L', value: 1 }, weight: { unit: 'g', value: 100 } },
+      enabled: true,
+    } as UnitPricing;
+    expect((await importShop({ ...shop, settings: { ...shop.settings, unitPricing } })).changes).toBe(0);
+  });
+
   it('when a later file leaves unit pricing out, then the stored one stays; when it states one, it replaces it', async () => {
     const shop = withPricing({ enabled: true, reference: { weight: { value: 100, unit: 'g' } } });
     const { id } = await importShop(shop);

@@ -30,13 +30,7 @@ export function checkUnitPricing(
 export async function importUnitPricing(tx: Queryable, shopId: string, shop: ImportShop): Promise<number> {
   const stated = shop.settings?.unitPricing;
   if (stated === undefined) return 0;
-  // Stored in one key order, so restating the same setting compares equal and writes nothing.
-  const reference = Object.fromEntries(
-    UNIT_PRICED_TYPES.flatMap((type) => {
-      const r = stated.reference?.[type];
-      return r ? [[type, { value: r.value, unit: r.unit }]] : [];
-    }),
-  );
-  const settings: UnitPricingSettings = { enabled: stated.enabled, reference };
+  // The schema keeps only the four types' references; jsonb compares by value, whatever the key order.
+  const settings: UnitPricingSettings = { enabled: stated.enabled, reference: stated.reference ?? {} };
   return (await writeUnitPricing(tx, shopId, settings)) ? 1 : 0;
 }
