@@ -13,6 +13,14 @@ describe('client types mirror the contracts', () => {
     expectTypeOf<Client.ScaleBarcode>().toEqualTypeOf<Contracts.ScaleBarcode>();
     expectTypeOf<Client.ScaleBarcodeFormat>().toEqualTypeOf<Contracts.ScaleBarcodeFormat>();
     expectTypeOf<Client.ScaleBarcodeDecoding>().toEqualTypeOf<Contracts.ScaleBarcodeDecoding>();
+    expectTypeOf<Client.UnitPrice>().toEqualTypeOf<Contracts.UnitPrice>();
+  });
+
+  it('measurement rules (the cart helpers run the contracts checks behind their own declarations)', () => {
+    expectTypeOf<Client.MeasurementRules>().toEqualTypeOf<Contracts.MeasurementRules>();
+    expectTypeOf<Client.OnlineStoreSettings>().toEqualTypeOf<Contracts.OnlineStoreSettings>();
+    expectTypeOf<Client.MeasurementRulesVariant>().toEqualTypeOf<Contracts.MeasurementRulesVariant>();
+    expectTypeOf<Client.SettingsIssue>().toEqualTypeOf<Contracts.SettingsIssue>();
   });
 
   it('request bodies', () => {
