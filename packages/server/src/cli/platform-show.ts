@@ -5,7 +5,7 @@ import { inboxStats } from '../store/repositories/platform-events.js';
 import type { ShopifyConnectionStatus } from '../platform/shopify/connection.js';
 import { loadShopifyConnection, type ShopifyConnectionDetails } from '../store/repositories/shopify-connections.js';
 import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
-import { shopifyCartTransform, shopifyPricingMode } from '../store/repositories/storefront-config.js';
+import { shopifyCheckoutPricing } from '../store/repositories/storefront-config.js';
 import type { CommandContext } from './command.js';
 
 /**
@@ -54,6 +54,7 @@ export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring
   const connection =
     shop.platform === 'shopify' ? await loadShopifyConnection(ctx.db, shop.id, ctx.keyring) : undefined;
   if (!connection) return { ...base, shopify: null };
+  const pricing = await shopifyCheckoutPricing(ctx.db, shop.id);
   return {
     ...base,
     shopify: {
@@ -69,9 +70,9 @@ export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring
       connectedAt: connection.connectedAt,
       verifiedAt: connection.verifiedAt,
       /** null: not read yet (an import connected the shop); the storefront is told base_units. */
-      pricingMode: (await shopifyPricingMode(ctx.db, shop.id)) ?? null,
+      pricingMode: pricing.pricingMode ?? null,
       /** The Cart Transform function: registered (its id), or why not; null where the store may not update lines. */
-      cartTransform: await shopifyCartTransform(ctx.db, shop.id),
+      cartTransform: pricing.cartTransform,
     },
   };
 }

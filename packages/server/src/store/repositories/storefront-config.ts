@@ -53,11 +53,7 @@ export async function listStorefrontVariants(
 
 /** How the shop's checkout charges a measured line, as connect read it; undefined when never read. */
 export async function shopifyPricingMode(db: Queryable, shopId: string): Promise<PricingMode | undefined> {
-  const { rows } = await db.query<{ pricing_mode: PricingMode | null }>(
-    'SELECT pricing_mode FROM shopify_connections WHERE shop_id = $1',
-    [shopId],
-  );
-  return rows[0]?.pricing_mode ?? undefined;
+  return (await shopifyCheckoutPricing(db, shopId)).pricingMode;
 }
 
 /** Records how the shop's checkout charges measured lines, as connect settled it (with the function's registration). */
@@ -75,14 +71,26 @@ export async function recordPricingMode(db: Queryable, shopId: string, pricing: 
   );
 }
 
-/** The Cart Transform function on the shop's store as connect left it; null where there was nothing to register. */
-export async function shopifyCartTransform(db: Queryable, shopId: string): Promise<CheckoutPricing['cartTransform']> {
-  const { rows } = await db.query<{ cart_transform_id: string | null; cart_transform_problem: string | null }>(
-    'SELECT cart_transform_id, cart_transform_problem FROM shopify_connections WHERE shop_id = $1',
-    [shopId],
-  );
+/**
+ * The shop's checkout pricing as connect left it, in one read: the pricing mode (undefined when
+ * never read) and the Cart Transform function (null where there was nothing to register).
+ */
+export async function shopifyCheckoutPricing(
+  db: Queryable,
+  shopId: string,
+): Promise<{ pricingMode: PricingMode | undefined; cartTransform: CheckoutPricing['cartTransform'] }> {
+  const { rows } = await db.query<{
+    pricing_mode: PricingMode | null;
+    cart_transform_id: string | null;
+    cart_transform_problem: string | null;
+  }>('SELECT pricing_mode, cart_transform_id, cart_transform_problem FROM shopify_connections WHERE shop_id = $1', [
+    shopId,
+  ]);
   const row = rows[0];
-  if (row?.cart_transform_id) return { registered: true, id: row.cart_transform_id };
-  if (row?.cart_transform_problem) return { registered: false, problem: row.cart_transform_problem };
-  return null;
+  const cartTransform: CheckoutPricing['cartTransform'] = row?.cart_transform_id
+    ? { registered: true, id: row.cart_transform_id }
+    : row?.cart_transform_problem
+      ? { registered: false, problem: row.cart_transform_problem }
+      : null;
+  return { pricingMode: row?.pricing_mode ?? undefined, cartTransform };
 }
