@@ -42,7 +42,8 @@ export async function scaleItemIssues(
   shop: ImportShop,
   at: string,
 ): Promise<ValidationIssue[]> {
-  const stated = statedItems(shop, at).filter((s): s is StatedItem & { scaleItem: string } => s.scaleItem !== null);
+  const all = statedItems(shop, at);
+  const stated = all.filter((s): s is StatedItem & { scaleItem: string } => s.scaleItem !== null);
   if (stated.length === 0) return [];
   const issues: ValidationIssue[] = [];
   if (shop.settings?.scaleBarcodes === undefined) {
@@ -53,7 +54,7 @@ export async function scaleItemIssues(
     }
   }
   // A holder gives its item up only if the file states that variant's item too.
-  const restated = new Set(statedItems(shop, at).map((s) => s.variantId));
+  const restated = new Set(all.map((s) => s.variantId));
   const holders = await findScaleItemHolders(
     tx,
     shopId,
