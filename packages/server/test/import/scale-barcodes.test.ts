@@ -121,6 +121,18 @@ describe.each(testDrivers())('Scale labels in the catalog import on $name', ({ c
 
       expect((await stored(shop.domain)).items).toEqual({ '2001': '10002', '2002': '10001' });
     });
+
+    it("when another shop's variant keeps an item, then a shop may give the same item to its own variant", async () => {
+      const other = scaleShop();
+      await importShop(other);
+      // Its own 2001 (the other shop's holder's id) is not restated: only a holder in this shop counts.
+      const shop = withItems(scaleShop(), { '2001': undefined, '2002': '10001' });
+
+      expect(await importShop(shop)).toEqual({ changes: expect.any(Number) });
+
+      expect((await stored(shop.domain)).items).toEqual({ '2001': null, '2002': '10001' });
+      expect((await stored(other.domain)).items).toEqual({ '2001': '10001', '2002': null });
+    });
   });
 
   describe('errors', () => {
