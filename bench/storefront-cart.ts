@@ -3,8 +3,8 @@
 // its cookie, no key), against a baseline measured in the same run: the same item through the
 // sandbox API's `POST /sandbox/carts/{token}/add` (a bearer key, the token in the path). One
 // client, one request at a time, alternating batches, on a `tare serve` of the demo catalog on
-// PGlite (rate limit off). What the storefront adds is its shop lookup by domain, the cart read
-// that keeps the cookie's cart, and the titles its answer carries.
+// PGlite (rate limit off). What the storefront adds is its shop lookup by domain and the titles
+// its answer carries (the add itself goes straight to the cookie's cart, with no read before it).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
