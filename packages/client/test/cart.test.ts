@@ -22,6 +22,9 @@ const EN_KG = {
   netWeight_value_kg: '{Value} {Unit}',
 };
 
+/** The labels a shop with unit pricing on has for the price per its reference quantity. */
+const REFERENCE_LABELS = { referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' };
+
 function input(over: Partial<BuildLineItemInput> = {}): BuildLineItemInput {
   return {
     product: { id: '10', measurementType: 'weight' },
@@ -127,8 +130,7 @@ describe('buildLineItemProperties', () => {
         labels: {
           unitPrice: 'Unit price',
           unitPrice_weight_value_g: '{Price}/{Quantity}',
-          referenceUnitPrice: 'Price per measure',
-          referenceUnitPriceValue: '{UnitPrice}',
+          ...REFERENCE_LABELS,
         },
       }),
     );
@@ -153,8 +155,7 @@ describe('buildLineItemProperties', () => {
         labels: {
           unitPrice: 'Unit price',
           unitPrice_weight_value_kg: '{Price}/{Quantity}',
-          referenceUnitPrice: 'Price per measure',
-          referenceUnitPriceValue: '{UnitPrice}',
+          ...REFERENCE_LABELS,
         },
       }),
     );
@@ -178,15 +179,14 @@ describe('buildLineItemProperties', () => {
         },
         measurement: { value: 500, unit: 'g' },
         currency: 'EUR',
-        labels: { referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' },
+        labels: REFERENCE_LABELS,
       }),
     );
     expect(props.slice(1)).toEqual([{ name: 'Price per measure', value: '€18.00/kg' }]);
   });
 
   it('when the shop has unit pricing off (no unitPrice, no labels), then no such property', () => {
-    const labels = { referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' };
-    expect(buildLineItemProperties(input({ labels })).slice(1)).toEqual([]);
+    expect(buildLineItemProperties(input({ labels: REFERENCE_LABELS })).slice(1)).toEqual([]);
   });
 
   it('when the price is formatted for another locale and currency, then Intl formats it', () => {
