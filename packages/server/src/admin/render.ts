@@ -20,9 +20,6 @@ export const UPLOT_DIR = dirname(createRequire(import.meta.url).resolve('uplot/d
 // templates use `<%~ %>` only for markup they built themselves.
 const eta = new Eta({ views: `${WEB_DIR}views`, autoEscape: true, cache: true });
 
-/** The prefix of the Idempotency-Key of every stock write made from an admin form (never read back). */
-export const ADMIN_KEY_PREFIX = 'admin-';
-
 export interface PageData {
   title: string;
   /** The signed-in staff member; the sign-in page has none. */

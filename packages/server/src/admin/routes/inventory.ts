@@ -4,13 +4,16 @@ import { requestFingerprint } from '../../domain/idempotency-key.js';
 import { unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
 import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
+import type { InventoryWrite } from '../../services/inventory/write-inventory.js';
 import { decodeShopScaleBarcode } from '../../services/scale-barcodes/decode-scale-barcode.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, type FormTarget, formIssues } from '../forms.js';
-import { ADMIN_KEY_PREFIX, sendPage } from '../render.js';
+import { sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff, staffActor } from '../staff.js';
 
 const LEDGER_ROWS = 100;
+/** The admin's stock writes carry Idempotency-Keys of their own (`admin-<form id>`), apart from an API client's. */
+const ADMIN_KEY_PREFIX = 'admin-';
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 interface Level {
@@ -31,6 +34,9 @@ const DONE: Record<string, string> = {
   set: 'Stock set: the ledger below has the new entry.',
   scan: 'Scale label booked as a sale at the counter: the ledger below has the new entry.',
 };
+
+const levelPath = (locationId: string, variantId: string) =>
+  `/admin/inventory/${encodeURIComponent(locationId)}/${encodeURIComponent(variantId)}`;
 
 /** The scan form of the overview: one per page, not bound to a level (the label names the variant). */
 const SCAN_FORM: FormTarget = ['inventory', 'scan'];
@@ -86,8 +92,35 @@ export function inventoryRoutes(ctx: AdminContext) {
     });
   }
 
-  async function write(request: FastifyRequest<Level>, reply: FastifyReply, operation: InventoryOperation) {
+  /**
+   * The API's idempotent stock write, asked for by the signed-in staff member with the form
+   * `formId`: its first post applies, a second one (a double click) answers as the first did.
+   */
+  function writeAsStaff(
+    request: FastifyRequest,
+    formId: string,
+    write: Pick<InventoryWrite, 'operation' | 'locationId' | 'entries'>,
+  ) {
     const staff = request.staff!;
+    const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
+    return ctx.writeInventory(
+      {
+        shopId: staff.shopId,
+        ...write,
+        requestId: request.id,
+        actor: staffActor(staff),
+        idempotency: {
+          shopId: staff.shopId,
+          key: `${ADMIN_KEY_PREFIX}${formId}`,
+          fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
+          retentionHours: ctx.idempotencyRetentionHours,
+        },
+      },
+      (data) => JSON.stringify(data),
+    );
+  }
+
+  async function write(request: FastifyRequest<Level>, reply: FastifyReply, operation: InventoryOperation) {
     const { locationId, variantId } = request.params;
     const name = operation === 'adjustment' ? 'delta' : 'quantity';
     const text = field(request.body, name).trim();
@@ -98,32 +131,18 @@ export function inventoryRoutes(ctx: AdminContext) {
     );
     try {
       if (!NUMBER.test(text)) throw errors.validation([{ path: `/${name}/value`, message: 'must be a number' }]);
-      const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
-      await ctx.writeInventory(
-        {
-          shopId: staff.shopId,
-          operation,
-          locationId,
-          // Parsed as the API parses JSON numbers; the writer makes it exact (decimal.js).
-          entries: [{ variantId, value: Number(text), unit, path: '', field: name }],
-          requestId: request.id,
-          actor: staffActor(staff),
-          idempotency: {
-            shopId: staff.shopId,
-            key: `${ADMIN_KEY_PREFIX}${formId}`,
-            fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
-            retentionHours: ctx.idempotencyRetentionHours,
-          },
-        },
-        (data) => JSON.stringify(data),
-      );
+      await writeAsStaff(request, formId, {
+        operation,
+        locationId,
+        // Parsed as the API parses JSON numbers; the writer makes it exact (decimal.js).
+        entries: [{ variantId, value: Number(text), unit, path: '', field: name }],
+      });
     } catch (error) {
       const shown = formIssues(error, { delta: 'Change', quantity: 'New level' });
       if (!shown) throw error;
       return levelPage(request, reply, { status: 400, ...shown, operation });
     }
-    const path = `/admin/inventory/${encodeURIComponent(locationId)}/${encodeURIComponent(variantId)}`;
-    return reply.redirect(`${path}?done=${operation}`, 303);
+    return reply.redirect(`${levelPath(locationId, variantId)}?done=${operation}`, 303);
   }
 
   async function overviewPage(
@@ -162,25 +181,12 @@ export function inventoryRoutes(ctx: AdminContext) {
     try {
       const label = await decodeShopScaleBarcode(ctx.db, staff.shopId, code);
       variantId = label.variantId;
-      const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
       const { value, unit } = label.measurement;
-      await ctx.writeInventory(
-        {
-          shopId: staff.shopId,
-          operation: 'adjustment',
-          locationId,
-          entries: [{ variantId, value: -value, unit, path: '', field: 'delta' }],
-          requestId: request.id,
-          actor: staffActor(staff),
-          idempotency: {
-            shopId: staff.shopId,
-            key: `${ADMIN_KEY_PREFIX}${formId}`,
-            fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
-            retentionHours: ctx.idempotencyRetentionHours,
-          },
-        },
-        (data) => JSON.stringify(data),
-      );
+      await writeAsStaff(request, formId, {
+        operation: 'adjustment',
+        locationId,
+        entries: [{ variantId, value: -value, unit, path: '', field: 'delta' }],
+      });
     } catch (error) {
       // An unknown item or a label that cannot measure its variant is the scan's fault too.
       const refused = error instanceof AppError && ['not_found', 'unprocessable'].includes(error.code);
@@ -190,8 +196,7 @@ export function inventoryRoutes(ctx: AdminContext) {
       if (!shown) throw error;
       return overviewPage(request, reply, { status: refused ? error.status : 400, ...shown });
     }
-    const path = `/admin/inventory/${encodeURIComponent(locationId)}/${encodeURIComponent(variantId)}`;
-    return reply.redirect(`${path}?done=scan`, 303);
+    return reply.redirect(`${levelPath(locationId, variantId)}?done=scan`, 303);
   }
 
   return async (app: FastifyInstance) => {
