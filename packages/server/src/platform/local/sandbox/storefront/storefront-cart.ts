@@ -27,7 +27,6 @@ export function storefrontCart(cart: SandboxCart, titles: LineTitles, storefront
     cart_level_discount_applications: [],
   };
 }
-export type StorefrontCart = ReturnType<typeof storefrontCart>;
 
 function storefrontItem(item: SandboxCart['items'][number], titles: LineTitles, storefront: string) {
   const names = titles.get(String(item.variant_id));
@@ -55,7 +54,6 @@ function storefrontItem(item: SandboxCart['items'][number], titles: LineTitles, 
     requires_shipping: false,
   };
 }
-export type StorefrontItem = StorefrontCart['items'][number];
 
 /** Whether one of the added items went to this line: its variant, with the same properties. */
 export function addedTo(body: SandboxCartAddBody, item: { variant_id: number; properties: Record<string, string> }) {
