@@ -6,10 +6,12 @@
  * (Shopify down: they wait; a refused document: counted failed until a newer one).
  */
 import { readVariantMeasurementConfig, type ShopStorefrontConfig } from '@tare/contracts';
+import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePlatform } from '../../src/cli/platform-show.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
-import type { Db } from '../../src/store/db.js';
+import { queueStorefrontMetafields } from '../../src/services/storefront/storefront-metafields.js';
+import type { Db, Queryable } from '../../src/store/db.js';
 import { metafieldStats } from '../../src/store/repositories/metafield-outbox.js';
 import { findShopByDomain } from '../../src/store/repositories/shops.js';
 import { testDrivers } from '../support/databases.js';
@@ -113,6 +115,39 @@ describe.each(testDrivers())('storefront metafields on $name', ({ create }) => {
     await shop.settle();
     expect(await metafieldStats(db, shop.shopId)).toEqual({ pending: 0, failed: 0, lastError: null });
     expect(readVariantMeasurementConfig(shop.fake.metafield('2001', NS, 'measurement'))?.rules?.min).toBe(0.75);
+  });
+
+  it('when a product event queues a variant while an import changes it, then the import’s document is the one Shopify ends with', async () => {
+    // The event's queueing reads the variant before the import commits and queues after it: held
+    // just before its queueing statement, as a slow transaction would be.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reachedGate!: () => void;
+    const atGate = new Promise<void>((resolve) => (reachedGate = resolve));
+    const event = db.transaction((tx) => {
+      const held: Queryable = {
+        async query(sql, params) {
+          if (sql.trimStart().startsWith('INSERT INTO metafield_outbox')) {
+            reachedGate();
+            await gate;
+          }
+          return tx.query(sql, params);
+        },
+      };
+      return queueStorefrontMetafields(held, shop.shopId, { productIds: ['1001'] });
+    });
+    await Promise.race([atGate, event]);
+    const saved = saveVariantRules('2001', { min: 1, increment: 0.5, defaultValue: 2 });
+    // The import commits here unless it waits for the event's transaction.
+    await Promise.race([saved, setTimeout(500)]);
+    release();
+    await Promise.all([event, saved]);
+    await shop.settle();
+    expect(readVariantMeasurementConfig(shop.fake.metafield('2001', NS, 'measurement'))?.rules).toMatchObject({
+      min: 1,
+      increment: 0.5,
+      defaultValue: 2,
+    });
   });
 
   it('when connect reads the eligible operations, then the pricing mode follows them into show and the shop metafield', async () => {

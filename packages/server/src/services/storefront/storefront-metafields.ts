@@ -10,6 +10,7 @@ import { listEnabledUnits } from '../../store/repositories/catalog.js';
 import { listLabelOverrides } from '../../store/repositories/labels.js';
 import {
   forgetWrittenMetafields,
+  lockShopMetafields,
   type MetafieldDocument,
   queueMetafields,
 } from '../../store/repositories/metafield-outbox.js';
@@ -33,6 +34,8 @@ export async function queueStorefrontMetafields(
   shopId: string,
   options: { productIds?: string[] } = {},
 ): Promise<number> {
+  // Before anything is read: a concurrent import or event queues after this commits, from what it committed.
+  await lockShopMetafields(tx, shopId);
   const shop = await findShopById(tx, shopId);
   if (shop?.platform !== 'shopify') return 0;
   const variants = await listStorefrontVariants(tx, shopId, options.productIds);
@@ -47,6 +50,7 @@ export async function queueStorefrontMetafields(
 
 /** The shop connected (again, perhaps to another store): every metafield is queued, whatever was written before. */
 export async function queueEveryStorefrontMetafield(tx: Queryable, shopId: string): Promise<number> {
+  await lockShopMetafields(tx, shopId);
   await tx.query('DELETE FROM metafield_outbox WHERE shop_id = $1', [shopId]);
   await forgetWrittenMetafields(tx, shopId);
   return queueStorefrontMetafields(tx, shopId);

@@ -20,6 +20,15 @@ export interface QueuedMetafield extends MetafieldDocument {
 }
 
 /**
+ * Serializes, until the caller's transaction ends, everything that queues one shop's storefront
+ * metafields: taken before their documents are read, so that a transaction queueing from what it
+ * read cannot commit an older document over one that another committed meanwhile.
+ */
+export async function lockShopMetafields(tx: Queryable, shopId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`tare:metafields:${shopId}`]);
+}
+
+/**
  * Queues, in the caller's transaction, each document that differs from the one queued for its
  * metafield, or (none queued) from the one Shopify last accepted: a newer document replaces a
  * queued older one and is due at once. A document going back to what Shopify last accepted
