@@ -13,8 +13,7 @@ export const IMPORT: Actor = { type: 'import' };
 export const PLATFORM: Actor = { type: 'platform' };
 
 /** The three columns an actor is stored in (`actor_type`, `actor_id`, `actor_name`). */
-export function actorColumns(actor: Actor | null): [string | null, string | null, string | null] {
-  if (!actor) return [null, null, null];
+export function actorColumns(actor: Actor): [string, string | null, string | null] {
   if (actor.type === 'staff') return [actor.type, actor.id, actor.email];
   if (actor.type === 'api_key') return [actor.type, actor.id, null];
   return [actor.type, null, null];

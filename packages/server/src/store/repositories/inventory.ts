@@ -27,8 +27,8 @@ export interface LedgerEntry extends LevelKey {
   idempotencyKey: string | null;
   requestId: string | null;
   reference: LedgerReference | null;
-  /** Who asked for the change; null only for rows written before actors were kept. */
-  actor: Actor | null;
+  /** Who asked for the change (rows written before actors were kept have none; new ones always do). */
+  actor: Actor;
 }
 
 /** The level's exact total (decimal text in `unit`), locking the row for this transaction. */
@@ -42,38 +42,6 @@ export async function lockLevel(
     [key.shopId, key.locationId, key.variantId],
   );
   return rows[0];
-}
-
-export async function writeLevel(db: Queryable, key: LevelKey, total: string, unit: string): Promise<void> {
-  await db.query(
-    `INSERT INTO inventory_levels (shop_id, location_id, variant_id, total, unit) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (shop_id, location_id, variant_id)
-     DO UPDATE SET total = EXCLUDED.total, unit = EXCLUDED.unit, updated_at = now()`,
-    [key.shopId, key.locationId, key.variantId, total, unit],
-  );
-}
-
-export async function appendLedger(db: Queryable, entry: LedgerEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [
-      entry.shopId,
-      entry.locationId,
-      entry.variantId,
-      entry.operation,
-      entry.before,
-      entry.after,
-      entry.delta,
-      entry.unit,
-      entry.idempotencyKey,
-      entry.requestId,
-      entry.reference?.type ?? null,
-      entry.reference?.id ?? null,
-      ...actorColumns(entry.actor),
-    ],
-  );
 }
 
 /** A level locked for a write, with what the write needs of its variant. */
