@@ -7,7 +7,7 @@ import { importCatalog } from '../services/catalog-import/import-catalog.js';
 import type { Db } from '../store/db.js';
 import { keyringFor } from '../secrets/keyring.js';
 import { migrate } from '../store/migrate.js';
-import { listShops } from '../store/repositories/shops.js';
+import { findShopByDomain, hasShops } from '../store/repositories/shops.js';
 import { CommandError } from './command.js';
 import { demoBanner } from './demo.js';
 import { platformOf } from '../platform/platform-of.js';
@@ -43,7 +43,7 @@ export async function serve(config: Config): Promise<void> {
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
-    if ((await listShops(db)).length === 0) await importCatalog({ db, gateway: createLocalGateway() }, DEMO_CATALOG);
+    if (!(await hasShops(db))) await importCatalog({ db, gateway: createLocalGateway() }, DEMO_CATALOG);
     // One keyring for the API and the commands the server runs for the CLI.
     const keyring = keyringFor(config, db.driver);
     server = await startServer({
@@ -99,7 +99,7 @@ export async function serve(config: Config): Promise<void> {
  * it has never had one (none shown yet).
  */
 async function firstDemoKey(db: Db): Promise<{ loaded: boolean; storefront?: boolean; key?: string }> {
-  const demo = (await listShops(db)).find((shop) => shop.domain === DEMO_SHOP);
+  const demo = await findShopByDomain(db, DEMO_SHOP);
   if (!demo) return { loaded: false };
   const storefront = demo.storefrontEnabled && platformOf(demo) === 'local';
   if ((await listKeys(db, DEMO_SHOP)).length > 0) return { loaded: true, storefront };

@@ -122,6 +122,12 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
   return { id: existing.id, changed: false };
 }
 
+/** Whether the store holds any shop (a first start loads the demo shop into an empty one). */
+export async function hasShops(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM shops) AS any');
+  return rows[0]!.any;
+}
+
 export async function listShops(db: Queryable): Promise<Shop[]> {
   const { rows } = await db.query<ShopRow>(`SELECT ${COLUMNS} FROM shops ORDER BY domain`);
   return rows.map(toShop);
