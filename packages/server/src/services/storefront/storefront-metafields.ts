@@ -9,7 +9,7 @@ import type { Queryable } from '../../store/db.js';
 import { listEnabledUnits } from '../../store/repositories/catalog.js';
 import { listLabelOverrides } from '../../store/repositories/labels.js';
 import {
-  forgetWrittenMetafields,
+  forgetShopMetafields,
   lockShopMetafields,
   type MetafieldDocument,
   queueMetafields,
@@ -51,8 +51,7 @@ export async function queueStorefrontMetafields(
 /** The shop connected (again, perhaps to another store): every metafield is queued, whatever was written before. */
 export async function queueEveryStorefrontMetafield(tx: Queryable, shopId: string): Promise<number> {
   await lockShopMetafields(tx, shopId);
-  await tx.query('DELETE FROM metafield_outbox WHERE shop_id = $1', [shopId]);
-  await forgetWrittenMetafields(tx, shopId);
+  await forgetShopMetafields(tx, shopId);
   return queueStorefrontMetafields(tx, shopId);
 }
 

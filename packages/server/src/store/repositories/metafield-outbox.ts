@@ -62,8 +62,9 @@ export async function queueMetafields(tx: Queryable, shopId: string, documents: 
   return rowCount;
 }
 
-/** The shop connects (again, perhaps to another store): every metafield is written anew. */
-export async function forgetWrittenMetafields(tx: Queryable, shopId: string): Promise<void> {
+/** The shop connects (again, perhaps to another store): nothing queued or written counts, every metafield is written anew. */
+export async function forgetShopMetafields(tx: Queryable, shopId: string): Promise<void> {
+  await tx.query('DELETE FROM metafield_outbox WHERE shop_id = $1', [shopId]);
   await tx.query('DELETE FROM metafields_written WHERE shop_id = $1', [shopId]);
 }
 
