@@ -1,8 +1,11 @@
+import { ean13CheckDigit } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
 import { createLogger } from '../../src/logger.js';
 import type { RunningServer } from '../../src/main.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
+import { reconcile } from '../../src/services/events/reconcile.js';
 import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
@@ -205,5 +208,78 @@ describe.each(testDrivers())('who made a change, on $name', (driver) => {
         actor_name: null,
       },
     ]);
+  });
+  test('when staff book a scanned scale label, then its ledger row names them', async () => {
+    const demo = await seedShop(db, DEMO_CATALOG.shops[0]!);
+    const counter = await staffWithPassword(db, DEMO_SHOP);
+    const counterAdmin = await adminSession(server, counter.email, counter.password);
+    // The demo shop's counter label: prefix 21, the Arabica's item 10001, 01234 g.
+    const code = `211000101234${ean13CheckDigit('211000101234')}`;
+    const fields = await counterAdmin.formOn('/admin/inventory', '/admin/inventory/scan');
+    expect((await counterAdmin.post('/admin/inventory/scan', { ...fields, code })).status).toBe(303);
+    const { rows } = await db.query(
+      `SELECT delta, actor_type, actor_name FROM inventory_ledger
+       WHERE shop_id = $1 AND operation = 'adjustment' ORDER BY id`,
+      [demo.shopId],
+    );
+    expect(rows).toEqual([{ delta: '-1.234', actor_type: 'staff', actor_name: counter.email }]);
+  });
+
+  test('when reconciliation books an order and adopts a level that no event brought, then those rows name the platform', async () => {
+    const coffee = await seedShop(db, coffeeShop({ kg: 10, g: 1250 }));
+    const platform = createPlatformSimulator(db, coffee.shopId);
+    // Neither change reaches Tare as an event: reconciliation finds them.
+    await platform.placeOrder({
+      id: '5001',
+      locationId: '70001',
+      lines: [{ id: '9001', variantId: '2001', quantity: 1, measure: { value: 2.5, unit: 'kg' } }],
+    });
+    await platform.typeStock('70001', '2002', 20);
+    const [report] = await reconcile({ db, gateway: createLocalGateway() }, { shopDomain: coffee.domain, fix: true });
+    expect(report!.ordersSynced).toBe(1);
+    const { rows } = await db.query(
+      `SELECT variant_id, operation, actor_type FROM inventory_ledger
+       WHERE shop_id = $1 AND operation <> 'import' ORDER BY id`,
+      [coffee.shopId],
+    );
+    expect(rows).toEqual([
+      { variant_id: '2001', operation: 'sale', actor_type: 'platform' },
+      { variant_id: '2002', operation: 'platform_adjustment', actor_type: 'platform' },
+    ]);
+  });
+
+  test('when an API key sets a level, then the row names the key', async () => {
+    const answer = await call(server, '/api/v1/inventory/levels', {
+      key: shop.key,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'set-2001-to-4' },
+      body: JSON.stringify({
+        locationId: '70001',
+        levels: [{ variantId: '2001', quantity: { value: 4, unit: 'kg' } }],
+      }),
+    });
+    expect(answer.status).toBe(200);
+    expect((await actorsOf('2001')).at(-1)).toEqual({
+      operation: 'set',
+      actor_type: 'api_key',
+      actor_id: shop.keyId,
+      actor_name: null,
+    });
+  });
+
+  // Last: every way in above (API, admin forms, scan, import, platform events, reconciliation,
+  // order edits by key and by staff) has written to this database by now.
+  test('when every way in has written, then no ledger row and no order edit is without an actor', async () => {
+    const ledger = await db.query<{ operation: string; n: number }>(
+      `SELECT operation, count(*)::int AS n FROM inventory_ledger GROUP BY operation ORDER BY operation`,
+    );
+    expect(ledger.rows.map((row) => row.operation)).toEqual(
+      expect.arrayContaining(['adjustment', 'import', 'order_edit', 'platform_adjustment', 'sale', 'set']),
+    );
+    const unnamed = await db.query(
+      `SELECT 'ledger' AS what, id::text, operation FROM inventory_ledger WHERE actor_type IS NULL
+       UNION ALL SELECT 'order edit', id::text, order_id FROM order_edits WHERE actor_type IS NULL`,
+    );
+    expect(unnamed.rows).toEqual([]);
   });
 });
