@@ -6,6 +6,7 @@ import { reconcile } from '../../src/services/events/reconcile.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { measuredText } from '../support/event-model.js';
 import { bookedLedger, followedLevel } from '../support/inventory-state.js';
 import { coffeeShop, createPlatformSimulator } from '../support/platform-simulator.js';
 import { startPlatformDriver } from '../support/platform-drivers.js';
@@ -13,6 +14,8 @@ import { startPlatformDriver } from '../support/platform-drivers.js';
 const LOC = '70001';
 const gateway = createLocalGateway();
 const logger = createLogger('silent');
+
+const measured = (value: string, unit = 'kg') => measuredText(value, unit);
 
 /** `_svc_data` texts that are valid JSON of the right shape but that Tare cannot book as stated. */
 const UNBOOKABLE = [
@@ -23,11 +26,6 @@ const UNBOOKABLE = [
   { name: 'an unknown unit', raw: measured('1', 'furlong'), reason: 'invalid_svc_data' },
   { name: 'a unit of another type', raw: measured('1', 'm'), reason: 'invalid_svc_data' },
 ];
-
-/** A weight measurement written as JSON text, so that the number keeps every digit the customer typed. */
-function measured(value: string, unit = 'kg'): string {
-  return `{"measurement":{"type":"weight","dimensions":[{"value":${value},"unit":"${unit}"}]}}`;
-}
 
 describe.each(testDrivers())('Orders with lines Tare cannot book, on %s', (driver) => {
   let db: Db;

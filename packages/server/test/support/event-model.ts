@@ -39,7 +39,8 @@ export const UNBOOKABLE: { svcData: (unit: string) => string; cartTakes: boolean
   { svcData: () => measuredText('2', 'm'), cartTakes: true },
 ];
 
-function measuredText(value: string, unit: string): string {
+/** A weight measurement written as JSON text, so that the number keeps every digit the customer typed. */
+export function measuredText(value: string, unit: string): string {
   return `{"measurement":{"type":"weight","dimensions":[{"value":${value},"unit":"${unit}"}]}}`;
 }
 
