@@ -136,9 +136,15 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
     /** Places the order as the sandbox's checkout does (the shop's first location); 422 when the cart is empty. */
     async checkout(domain: string, token: string | undefined): Promise<SandboxOrder> {
       const shop = await shopAt(domain);
+      const empty = () => new AppError('unprocessable', 'Your cart is empty.', null);
       const cart = await existingCart(shop, token);
-      if (!cart || cart.items.length === 0) throw new AppError('unprocessable', 'Your cart is empty.', null);
-      return (await sandboxShop.checkout(shop.id, cart.token, {})).order;
+      if (!cart || cart.items.length === 0) throw empty();
+      try {
+        return (await sandboxShop.checkout(shop.id, cart.token, {})).order;
+      } catch (error) {
+        // A double post: the other one placed the order and consumed the cart since it was read.
+        throw missingCart(error) ? empty() : error;
+      }
     },
   };
 }

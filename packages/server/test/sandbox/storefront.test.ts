@@ -250,6 +250,28 @@ describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
       expect(page.text).toContain('Your cart is empty.');
     });
 
+    it('when Check out is posted twice at once, then one order is placed and the other post is 422, not 404', async () => {
+      const { domain, shopId } = await seedShop(db, storefrontShop());
+      const first = visitor(server, domain);
+      await first.add([measured(1.25)]);
+      const second = visitor(server, domain);
+      second.cookie = first.cookie;
+      const orders = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>('SELECT count(*) AS n FROM local_platform_orders WHERE shop_id = $1', [
+              shopId,
+            ])
+          ).rows[0]!.n,
+        );
+
+      const pages = await Promise.all([first.checkout(), second.checkout()]);
+
+      expect(pages.map((page) => page.status).sort()).toEqual([200, 422]);
+      expect(pages.find((page) => page.status === 422)!.text).toContain('Your cart is empty.');
+      expect(await orders()).toBe(1);
+    });
+
     it('when a product or a storefront does not exist, then the page is 404', async () => {
       const { domain } = await seedShop(db, storefrontShop());
       expect((await visitor(server, domain).request('products/4242')).status).toBe(404);
