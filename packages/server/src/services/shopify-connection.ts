@@ -65,11 +65,8 @@ function urlProblem(text: string): string | undefined {
  * Checks a connection's values with one read of the store's shop, before they are saved; throws
  * ShopifyCredentialsError saying what failed (the token, the store, the version, the network).
  */
-export function verifyShopifyConnection(
-  input: ShopifyConnectionInput,
-  options: { fetch?: typeof fetch } = {},
-): Promise<{ shopName: string }> {
-  return verifyShopifyCredentials(credentialsOf(input), options);
+export function verifyShopifyConnection(input: ShopifyConnectionInput): Promise<{ shopName: string }> {
+  return verifyShopifyCredentials(credentialsOf(input));
 }
 
 /**
@@ -100,11 +97,8 @@ export async function connectShopToShopify(
  * registers the Cart Transform function where it can (PRODUCT.md §18); throws the admin client's
  * errors.
  */
-export function settleCheckoutPricingOf(
-  input: ShopifyConnectionInput,
-  options: { fetch?: typeof fetch } = {},
-): Promise<CheckoutPricing> {
-  return settleShopifyPricing(adminOf(input, options));
+export function settleCheckoutPricingOf(input: ShopifyConnectionInput): Promise<CheckoutPricing> {
+  return settleShopifyPricing(createShopifyAdmin(credentialsOf(input)));
 }
 
 /**
@@ -112,15 +106,8 @@ export function settleCheckoutPricingOf(
  * PUBLIC_READ, so the theme block can read what Tare queues (PRODUCT.md §18); refusals come back
  * as outcomes, the admin client's errors are thrown.
  */
-export function ensureStorefrontDefinitionsOf(
-  input: ShopifyConnectionInput,
-  options: { fetch?: typeof fetch } = {},
-): Promise<DefinitionOutcome[]> {
-  return ensureStorefrontMetafieldDefinitions(adminOf(input, options));
-}
-
-function adminOf(input: ShopifyConnectionInput, options: { fetch?: typeof fetch }) {
-  return createShopifyAdmin(credentialsOf(input), options);
+export function ensureStorefrontDefinitionsOf(input: ShopifyConnectionInput): Promise<DefinitionOutcome[]> {
+  return ensureStorefrontMetafieldDefinitions(createShopifyAdmin(credentialsOf(input)));
 }
 
 /** The values being connected as they will be saved: the store lower-cased, the version and endpoint resolved. */
