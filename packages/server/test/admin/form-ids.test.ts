@@ -65,4 +65,22 @@ describe.each(testDrivers())('admin form ids on $name', (driver) => {
     expect(elsewhere.text).toContain(OTHER_PAGE);
     expect((await admin.post('/admin/labels/en', fields)).status).toBe(303);
   });
+  test('when one form is posted twice at once (a double click), then it applies once', async () => {
+    const adjust = { ...(await admin.formOn('/admin/inventory/70001/2002', '/adjust')), delta: '7', unit: 'kg' };
+    const adjusted = await Promise.all([1, 2].map(() => admin.post('/admin/inventory/70001/2002/adjust', adjust)));
+    // The second replays the first (303) or finds it still running (409); either way it writes nothing.
+    expect(adjusted.map((answer) => answer.status)).toContain(303);
+    for (const answer of adjusted) expect([303, 409]).toContain(answer.status);
+    const { rows } = await db.query('SELECT delta FROM inventory_ledger WHERE shop_id = $1 AND variant_id = $2', [
+      shop.shopId,
+      '2002',
+    ]);
+    expect(rows).toEqual([{ delta: '7000' }]); // 2002 is kept in g
+
+    const create = { ...(await admin.formOn('/admin/api-keys', '/admin/api-keys')), name: 'At once' };
+    const created = await Promise.all([1, 2].map(() => admin.post('/admin/api-keys', create)));
+    expect(created.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const keys = await db.query('SELECT 1 FROM api_keys WHERE shop_id = $1 AND name = $2', [shop.shopId, 'At once']);
+    expect(keys.rows).toHaveLength(1);
+  });
 });
