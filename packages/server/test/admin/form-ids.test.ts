@@ -65,6 +65,7 @@ describe.each(testDrivers())('admin form ids on $name', (driver) => {
     expect(elsewhere.text).toContain(OTHER_PAGE);
     expect((await admin.post('/admin/labels/en', fields)).status).toBe(303);
   });
+
   test('when one form is posted twice at once (a double click), then it applies once', async () => {
     const adjust = { ...(await admin.formOn('/admin/inventory/70001/2002', '/adjust')), delta: '7', unit: 'kg' };
     const adjusted = await Promise.all([1, 2].map(() => admin.post('/admin/inventory/70001/2002/adjust', adjust)));

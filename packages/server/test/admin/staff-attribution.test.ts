@@ -209,6 +209,7 @@ describe.each(testDrivers())('who made a change, on $name', (driver) => {
       },
     ]);
   });
+
   test('when staff book a scanned scale label, then its ledger row names them', async () => {
     const demo = await seedShop(db, DEMO_CATALOG.shops[0]!);
     const counter = await staffWithPassword(db, DEMO_SHOP);
