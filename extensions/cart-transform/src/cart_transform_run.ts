@@ -74,12 +74,12 @@ export function cartTransformRun(input: CartTransformRunInput): CartTransformRun
  * applies only in the function's pricing mode and when the cart is in that currency; otherwise
  * the measure is priced in proportion to Shopify's price, which is already in the cart's currency.
  * In base-unit mode the picker adds lines of one unit measurement each, which that leaves alone.
- * @example measuredLinePrice(line of 1.25 kg at 24.00 per kg, 'function') // '30.00'
+ * @example measuredLinePrice(line of 1.25 kg at 24.00 per kg, 'function', variantConfigs()) // '30.00'
  */
-export function measuredLinePrice(
+function measuredLinePrice(
   line: CartTransformLine,
   mode: PricingMode,
-  configs = variantConfigs(),
+  configs: ReturnType<typeof variantConfigs>,
 ): string | undefined {
   const config = configs(line.merchandise.metafield?.value);
   if (!config) return undefined;
