@@ -45,7 +45,6 @@ export const demoCommand: StoreCommand = async (ctx, args) => {
   } else {
     await importCatalog(ctx, DEMO_CATALOG);
     ctx.changed();
-    headline = undefined;
   }
   const key = await createApiKey(ctx.db, { shopDomain: DEMO_SHOP, name: 'demo' });
   for (const line of demoBanner(key.token, baseUrl, headline)) ctx.io.out(line);
