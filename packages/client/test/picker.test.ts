@@ -82,6 +82,18 @@ describe('pickLine in function mode', () => {
     expect(pick(ROBUSTA, 300)).toEqual({ ok: false, reasons: ['300 is not one of the presets (250, 500, 1000)'] });
   });
 
+  it('when more is picked than Tare can book (past 1e9 whole units), then it is refused, not shown at a price the checkout would not charge', () => {
+    // The checkout function leaves such a line at the variant's own price (bookableMeasureIssue),
+    // so the picker must not offer it at measure × price.
+    expect(pick(ARABICA, 1_000_000_000.25)).toEqual({
+      ok: false,
+      reasons: [
+        '1 × 1000000000.25 kg is more than 1000000000 whole units of the variant, past what a platform level holds',
+      ],
+    });
+    expect(pick(ARABICA, 1_000_000_000).ok).toBe(true);
+  });
+
   it('when the variant is in a currency without minor digits, then the line price has none', () => {
     const line = pick({ ...ARABICA, price: '2400', currency: 'JPY' }, 1.25);
     expect(line.ok && line.linePrice).toBe('3000');
@@ -110,6 +122,22 @@ describe('pickLine in base-units mode', () => {
       'base_units',
     );
     expect(line).toEqual({ ok: false, reasons: ['1.25 kg is not a whole number of 1 kg units'] });
+  });
+
+  it('when the value makes more whole units than a level holds, then it is refused', () => {
+    const perTenGrams = { ...ROBUSTA, unitMeasurement: { unit: 'g', value: 10 } } as const;
+    const rules = { min: 10, increment: 10, defaultValue: 10, max: null };
+    const line = pick(
+      { ...perTenGrams, displayStyle: 'number', presets: undefined, rules },
+      10_000_000_010,
+      'base_units',
+    );
+    expect(line).toEqual({
+      ok: false,
+      reasons: [
+        '1000000001 × 10 g is more than 1000000000 whole units of the variant, past what a platform level holds',
+      ],
+    });
   });
 
   it("when a preset has its own price, then base units charge the variant's price per unit (Shopify has no function to apply it)", () => {

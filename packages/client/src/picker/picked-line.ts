@@ -1,4 +1,11 @@
-import { align, formatMinor, formatMoney as sharedFormatMoney, plainNumber, toScaled } from '@tare/contracts';
+import {
+  align,
+  bookableMeasureIssue,
+  formatMinor,
+  formatMoney as sharedFormatMoney,
+  plainNumber,
+  toScaled,
+} from '@tare/contracts';
 import { CartInputError } from '../cart/errors.js';
 import { numericVariantId } from '../cart/ids.js';
 import { buildLineItemProperties, type LineItemProperty } from '../cart/line-item.js';
@@ -44,6 +51,8 @@ export interface PickLineInput {
  * - `base_units`: `value ÷ unitMeasurement.value` whole units, each stating one unit
  *   measurement in `_svc_data`; Shopify charges the variant's price per unit, so a value that is
  *   not a whole number of units is refused (and a preset's own price does not apply).
+ * A line Tare could not book exactly (`bookableMeasureIssue`: past the whole units a level holds)
+ * is refused in both, as the checkout function would not price it.
  * @example pickLine({ variantId: '2001', variant: coffeePerKg, pricingMode: 'function', labels, locale: 'en', value: 1.25 })
  *   // { ok: true, item: { id: 2001, quantity: 1, properties: { _svc_data: '…', … } }, linePrice: '30.00', … }
  */
@@ -63,8 +72,11 @@ export function pickLine(input: PickLineInput): PickedLine {
     }
     quantity = Number(measured / each);
   }
-  if (reasons.length > 0) return { ok: false, reasons };
   const lineMeasure = input.pricingMode === 'function' ? value : unitValue;
+  // What Tare cannot book, the checkout function leaves at the variant's own price: never offer it.
+  const unbookable = reasons.length === 0 && bookableMeasureIssue(lineMeasure, quantity, unitValue, unit);
+  if (unbookable) reasons.push(unbookable);
+  if (reasons.length > 0) return { ok: false, reasons };
   try {
     const properties = buildLineItemProperties({
       product: { id: '', measurementType: variant.type },
