@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
-import { reconcile } from '../../src/services/events/reconcile.js';
+import { createLogger } from '../../src/logger.js';
+import { reconcile, startReconciler } from '../../src/services/events/reconcile.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
@@ -64,6 +65,45 @@ describe.each(testDrivers())('Reconciliation on %s', (driver) => {
     });
     const [after] = await reconcile({ db, gateway }, { shopDomain: domain, fix: false });
     expect(after!.drift).toEqual([]);
+  });
+
+  it('when two instances run the periodic reconciliation, then the orders and stock that never arrived are booked and adopted once', async () => {
+    const { shopId } = await seedShop(db, coffeeShop({ kg: 10.25, g: 1250 }));
+    const platform = createPlatformSimulator(db, shopId);
+    await platform.placeOrder({
+      id: '5001',
+      locationId: LOC,
+      lines: [{ id: '9001', variantId: '2001', quantity: 2, measure: { value: 1.5, unit: 'kg' } }],
+    });
+    await platform.typeStock(LOC, '2002', 30);
+
+    // A period of 0.3 s: each instance ticks every 0.3 s, and a shop is claimed by one of them per period.
+    const deps = { db, gateway, logger: createLogger('silent'), everyMinutes: 0.005 };
+    const instances = [startReconciler(deps), startReconciler(deps)];
+    try {
+      const fixed = { '2001': { total: '7.25', platform: 7 }, '2002': { total: '3050', platform: 30 } };
+      for (let waited = 0; JSON.stringify(await totals(db, shopId)) !== JSON.stringify(fixed); waited += 50) {
+        if (waited > 10_000) throw new Error(`not reconciled: ${JSON.stringify(await totals(db, shopId))}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // A few more periods on both instances change nothing.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      for (const instance of instances) instance.stop();
+    }
+    expect(await totals(db, shopId)).toEqual({
+      '2001': { total: '7.25', platform: 7 },
+      '2002': { total: '3050', platform: 30 },
+    });
+    const { rows } = await db.query<{ variant_id: string; operation: string; delta: string }>(
+      `SELECT variant_id, operation, delta::text FROM inventory_ledger
+       WHERE shop_id = $1 AND operation <> 'import' ORDER BY variant_id, id`,
+      [shopId],
+    );
+    expect(rows).toEqual([
+      { variant_id: '2001', operation: 'sale', delta: '-3' },
+      { variant_id: '2002', operation: 'platform_adjustment', delta: '1800' },
+    ]);
   });
 
   it('when an unknown shop is named, then it says so', async () => {
