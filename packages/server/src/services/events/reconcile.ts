@@ -65,27 +65,35 @@ export async function reconcile(
 ): Promise<ShopReconciliation[]> {
   const shops = options.shopDomain ? [await shopByDomain(deps.db, options.shopDomain)] : await listShops(deps.db);
   const results: ShopReconciliation[] = [];
-  for (const shop of shops) {
-    try {
-      results.push(await reconcileShop(deps, shop, options.fix));
-    } catch (err) {
-      // A platform that cannot be reached now (a stopped sync, an outage) is reported, and the
-      // other shops are reconciled all the same.
-      if (!(err instanceof PlatformUnavailableError)) throw err;
-      const at = new Date().toISOString();
-      const report = { at, levels: 0, ordersSynced: 0, fixed: options.fix, drift: [], unavailable: err.message };
-      await saveReconciliationReport(deps.db, shop.id, report);
-      results.push({
-        shop: shop.domain,
-        levels: 0,
-        ordersSynced: 0,
-        drift: [],
-        ...(await problems(deps.db, shop.id)),
-        unavailable: err.message,
-      });
-    }
-  }
+  for (const shop of shops) results.push(await reconcileOrReport(deps, shop, options.fix));
   return results;
+}
+
+/**
+ * One shop's reconciliation; a platform that cannot be reached now (a stopped sync, an outage)
+ * is reported as such, so that the other shops are reconciled all the same.
+ */
+async function reconcileOrReport(
+  deps: { db: Db; gateway: PlatformGateway },
+  shop: Shop,
+  fix: boolean,
+): Promise<ShopReconciliation> {
+  try {
+    return await reconcileShop(deps, shop, fix);
+  } catch (err) {
+    if (!(err instanceof PlatformUnavailableError)) throw err;
+    const at = new Date().toISOString();
+    const report = { at, levels: 0, ordersSynced: 0, fixed: fix, drift: [], unavailable: err.message };
+    await saveReconciliationReport(deps.db, shop.id, report);
+    return {
+      shop: shop.domain,
+      levels: 0,
+      ordersSynced: 0,
+      drift: [],
+      ...(await problems(deps.db, shop.id)),
+      unavailable: err.message,
+    };
+  }
 }
 
 async function shopByDomain(db: Db, domain: string): Promise<Shop> {
@@ -204,10 +212,10 @@ export function startReconciler(deps: { db: Db; gateway: PlatformGateway; logger
     try {
       for (const shop of await listShops(deps.db)) {
         if (!(await claimReconciliation(deps.db, shop.id, everyMs))) continue;
-        const [result] = await reconcile(deps, { shopDomain: shop.domain, fix: true });
-        if (result?.unavailable)
+        const result = await reconcileOrReport(deps, shop, true);
+        if (result.unavailable)
           deps.logger.warn({ shop: shop.domain, reason: result.unavailable }, 'reconciliation skipped');
-        if (result?.drift.length)
+        if (result.drift.length)
           deps.logger.warn({ shop: shop.domain, drift: result.drift }, 'reconciliation fixed drift');
       }
     } catch (err) {
