@@ -8,6 +8,7 @@ export * from './units.js';
 export * from './svc-data.js';
 export * from './orders.js';
 export * from './template.js';
+export * from './locales.js';
 export * from './exact-decimal.js';
 export * from './measurement-rules.js';
 export * from './sandbox.js';

@@ -3,28 +3,15 @@
  * the lookup order app-settings uses (PRODUCT.md §8): the requested locale and its parents
  * (`fr-CA` → `fr`), then the shop's default locale and its parents, then `en`.
  */
-
-function canonical(tag: string | undefined): string | undefined {
-  if (typeof tag !== 'string' || tag.trim() === '') return undefined;
-  try {
-    return Intl.getCanonicalLocales(tag.trim().replaceAll('_', '-'))[0];
-  } catch {
-    return undefined;
-  }
-}
-
-function withParents(tag: string): string[] {
-  const parts = new Intl.Locale(tag).baseName.split('-');
-  return [tag, ...parts.map((_, i) => parts.slice(0, parts.length - i).join('-'))];
-}
+import { localeChain as sharedLocaleChain, normalizeLocale } from '@tare/contracts';
 
 /**
- * Lookup order, without duplicates; a malformed tag is skipped (never an error).
+ * Lookup order, without duplicates; a malformed tag is skipped (never an error): the contracts'
+ * `localeChain`, the order the server's app settings follow.
  * @example localeChain('fr-CA', 'de') // ['fr-CA', 'fr', 'de', 'en']
  */
 export function localeChain(requested: string | undefined, shopDefault: string): string[] {
-  const tags = [canonical(requested), canonical(shopDefault), 'en'];
-  return [...new Set(tags.flatMap((t) => (t ? withParents(t) : [])))];
+  return sharedLocaleChain(requested, shopDefault);
 }
 
 /**
@@ -36,10 +23,10 @@ export function shopLabels(
   shop: { defaultLocale: string; labels: Record<string, Record<string, string>> },
   requested: string | undefined,
 ): { locale: string; labels: Record<string, string> } {
-  const byLocale = new Map(Object.entries(shop.labels).map(([tag, set]) => [canonical(tag) ?? tag, set]));
+  const byLocale = new Map(Object.entries(shop.labels).map(([tag, set]) => [normalizeLocale(tag) ?? tag, set]));
   for (const locale of localeChain(requested, shop.defaultLocale)) {
     const labels = byLocale.get(locale);
     if (labels) return { locale, labels };
   }
-  return { locale: canonical(requested) ?? 'en', labels: {} };
+  return { locale: normalizeLocale(requested) ?? 'en', labels: {} };
 }
