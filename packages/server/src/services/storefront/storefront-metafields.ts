@@ -25,8 +25,9 @@ import {
 /**
  * Queues, in the caller's transaction, the storefront metafields (PRODUCT.md §18) of a shop on
  * Shopify whose documents changed: each variant's `$app:tare.measurement` (of the given products
- * only, when named) and the shop's `$app:tare.labels`. Documents equal to what Shopify holds (or
- * to what is queued) are not queued again, so calling this after any change is cheap on Shopify.
+ * only, when named) and the shop's `$app:tare.labels`. Documents equal to what is queued (or,
+ * none queued, to what Shopify holds) are not queued again, so calling this after any change is
+ * cheap on Shopify.
  * A shop not on Shopify has no metafields: nothing is queued. Returns how many were queued.
  */
 export async function queueStorefrontMetafields(
