@@ -1,4 +1,4 @@
-import { TEMPLATE_TOKENS } from '@tare/contracts';
+import { localeChain, normalizeLocale, TEMPLATE_TOKENS } from '@tare/contracts';
 import { MEASUREMENT_TYPES, type MeasurementType, unitsOf } from './units.js';
 
 export const SUPPORTED_LOCALES = ['en', 'fr', 'es', 'de'] as const;
@@ -126,44 +126,6 @@ const BUILT_IN = new Map<string, Readonly<Record<string, string>>>(
   SUPPORTED_LOCALES.map((l) => [l, Object.freeze(builtInSet(WORDS[l]))]),
 );
 
-/**
- * Canonical BCP-47 casing of a locale tag; `_` is accepted as a separator.
- * Never throws: empty, malformed or over-35-character input gives undefined.
- * @example normalizeLocale('fr_ca') // 'fr-CA'
- */
-export function normalizeLocale(raw: string | undefined): string | undefined {
-  if (typeof raw !== 'string' || raw.length > 35) return undefined;
-  // Intl.getCanonicalLocales costs microseconds and app settings ask on every request.
-  if (CANONICAL.has(raw)) return CANONICAL.get(raw);
-  const tag = raw.trim().replaceAll('_', '-');
-  let canonical: string | undefined;
-  try {
-    canonical = tag === '' ? undefined : Intl.getCanonicalLocales(tag)[0];
-  } catch {
-    canonical = undefined;
-  }
-  if (CANONICAL.size >= 1000) CANONICAL.clear();
-  CANONICAL.set(raw, canonical);
-  return canonical;
-}
-const CANONICAL = new Map<string, string | undefined>();
-
-function withParents(tag: string): string[] {
-  // baseName drops -u-/-t- extensions, which would otherwise truncate into meaningless tags.
-  const parts = new Intl.Locale(tag).baseName.split('-');
-  return [tag, ...parts.map((_, i) => parts.slice(0, parts.length - i).join('-'))];
-}
-
-/**
- * Lookup order for labels, without duplicates: the requested locale and its
- * parents, then the shop default and its parents, then `en`. Invalid tags are skipped.
- * @example localeChain('zh-Hant-TW', 'de') // ['zh-Hant-TW', 'zh-Hant', 'zh', 'de', 'en']
- */
-export function localeChain(requested: string | undefined, shopDefault: string): string[] {
-  const tags = [normalizeLocale(requested), normalizeLocale(shopDefault), 'en'];
-  return [...new Set(tags.flatMap((t) => (t ? withParents(t) : [])))];
-}
-
 export interface ResolveLabelsInput {
   requestedLocale?: string;
   shopDefaultLocale: string;
@@ -206,4 +168,5 @@ export function resolveLabels(input: ResolveLabelsInput): { locale: string; labe
 }
 
 /** Template rendering is shared with the client's cart helpers. */
-export { renderTemplate } from '@tare/contracts';
+// The locale rules are the storefront picker's too: one copy, in the contracts.
+export { localeChain, normalizeLocale, renderTemplate } from '@tare/contracts';

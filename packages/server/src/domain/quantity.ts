@@ -1,8 +1,12 @@
+import { MEASURE_DECIMALS } from '@tare/contracts';
 import { Dec, toPlainString } from './decimal.js';
 import { convert, convertForStorage } from './units.js';
 
-/** Decimal places of its unit to which Tare keeps a quantity (PRODUCT.md §6). */
-export const QUANTITY_SCALE = 9;
+/**
+ * Decimal places of its unit to which Tare keeps a quantity (PRODUCT.md §6): the contracts' rule,
+ * which the checkout function and the picker apply to a line before it reaches Tare.
+ */
+export const QUANTITY_SCALE = MEASURE_DECIMALS;
 
 export type KeptQuantity = { ok: true; value: Dec } | { ok: false; message: string };
 

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currencyDigits } from '@tare/contracts';
-import { formatMoney } from '@tare/client/picker';
+import { currencyDigits, formatMinor, formatMoney } from '@tare/contracts';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../page-security.js';
@@ -29,10 +28,7 @@ const eta = new Eta({ views: `${STOREFRONT_WEB_DIR}views`, autoEscape: true, cac
 const view = {
   /** An amount in minor units (the Ajax API's money) as the customer reads it. */
   money(minor: number, currency: string, locale: string): string {
-    const digits = currencyDigits(currency);
-    const text = String(Math.abs(minor)).padStart(digits + 1, '0');
-    const decimal = digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
-    return formatMoney(`${minor < 0 ? '-' : ''}${decimal}`, currency, locale);
+    return formatMoney(formatMinor(BigInt(minor), currencyDigits(currency)), currency, locale);
   },
   /** JSON for a `<script type="application/json">` block: `<` escaped, so no text can close it. */
   json(value: unknown): string {
