@@ -1,43 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { localeChain, normalizeLocale, renderTemplate, resolveLabels, SUPPORTED_LOCALES } from './labels.js';
+import { renderTemplate, resolveLabels, SUPPORTED_LOCALES } from './labels.js';
 import { MEASUREMENT_TYPES, unitsOf } from './units.js';
 
 const ALL_ENABLED = MEASUREMENT_TYPES.map((type) => ({ type, units: [...unitsOf(type)] }));
 const WEIGHT_KG_G = [{ type: 'weight' as const, units: ['kg', 'g'] }];
 
-describe('normalizeLocale', () => {
-  it.each([
-    ['fr_ca', 'fr-CA'],
-    ['FR-ca', 'fr-CA'],
-    ['zh-hant-tw', 'zh-Hant-TW'],
-    [' de ', 'de'],
-  ])('when given %j, then it returns %j', (raw, expected) => {
-    expect(normalizeLocale(raw)).toBe(expected);
-  });
-
-  it.each([undefined, '', '   ', 'not a locale!', '12', 'x'.repeat(36), 'en-'.repeat(12)])(
-    'when given %j, then it returns undefined without throwing',
-    (raw) => {
-      expect(normalizeLocale(raw)).toBeUndefined();
-    },
-  );
-});
-
-describe('localeChain', () => {
-  it.each([
-    ['fr-CA', 'en', ['fr-CA', 'fr', 'en']],
-    ['fr', 'en', ['fr', 'en']],
-    ['xx', 'en', ['xx', 'en']],
-    [undefined, 'en', ['en']],
-    [undefined, 'de', ['de', 'en']],
-    ['fr-CA', 'de-AT', ['fr-CA', 'fr', 'de-AT', 'de', 'en']],
-    ['zh-Hant-TW', 'en', ['zh-Hant-TW', 'zh-Hant', 'zh', 'en']],
-    ['en-US-u-ca-gregory', 'en', ['en-US-u-ca-gregory', 'en-US', 'en']],
-    ['%%%', 'garbage!', ['en']],
-  ])('when %j is requested and the shop default is %j, then the chain is %j', (requested, shopDefault, chain) => {
-    expect(localeChain(requested, shopDefault)).toEqual(chain);
-  });
-});
+// normalizeLocale and localeChain are the contracts' (labels.ts re-exports them): their cases
+// are in packages/contracts/src/locales.test.ts.
 
 describe('resolveLabels', () => {
   it('when the shop overrides a key at the served locale, then the override wins over the built-in', () => {
