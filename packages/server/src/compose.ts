@@ -60,7 +60,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   const keyUsage = createKeyUsageRecorder({ db, log: logger });
   const shops = createShopDirectory({ db, cacheTtlMs: 60_000 });
   const cursors = createCursorCodec(await serverSecret(db, 'cursor'));
-  const catalog = createCatalogService({ db, cursors, cacheTtlMs });
+  const catalog = createCatalogService({ db, shops, cursors, cacheTtlMs });
   const appSettings = createAppSettingsService({ db, shops, cacheTtlMs });
 
   const catalogChanged = (shopId?: string) => {

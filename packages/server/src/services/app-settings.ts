@@ -3,7 +3,6 @@ import { normalizeLocale, resolveLabels } from '../domain/labels.js';
 import type { Db } from '../store/db.js';
 import { listEnabledUnits } from '../store/repositories/catalog.js';
 import { listLabelOverrides } from '../store/repositories/labels.js';
-import { readUnitPricing } from '../store/repositories/unit-pricing.js';
 import { type Answer, answer } from './answer.js';
 import { createShopCache } from './shop-cache.js';
 import type { ShopDirectory } from './shop-directory.js';
@@ -27,17 +26,16 @@ export function createAppSettingsService(deps: { db: Db; shops: ShopDirectory; c
 
   async function load(shopId: string, locale: string | undefined): Promise<AppSettingsResult> {
     const shop = await deps.shops.get(shopId);
-    const [enabled, overrides, pricing] = await Promise.all([
+    const [enabled, overrides] = await Promise.all([
       listEnabledUnits(deps.db, shopId),
       listLabelOverrides(deps.db, shopId),
-      readUnitPricing(deps.db, shopId),
     ]);
     const resolved = resolveLabels({
       requestedLocale: locale,
       shopDefaultLocale: shop.defaultLocale,
       enabled,
       overrides,
-      unitPricing: pricing?.settings?.enabled === true,
+      unitPricing: shop.unitPricing?.enabled === true,
     });
     const settings: AppSettings = { localizedLabels: resolved.labels };
     if (shop.mergeMatchingLineItems !== null) settings.mergeMatchingLineItems = shop.mergeMatchingLineItems;

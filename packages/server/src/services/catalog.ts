@@ -3,6 +3,7 @@ import {
   type PaginationMeta,
   type Product,
   type UnitPrice,
+  type UnitPricingSettings,
   unitPrice,
   unitPriceReference,
   type Variant,
@@ -18,9 +19,9 @@ import {
   type VariantRecord,
   type VariantRules,
 } from '../store/repositories/catalog.js';
-import { readUnitPricing, type ShopUnitPricing } from '../store/repositories/unit-pricing.js';
 import { type Answer, answer } from './answer.js';
 import { createShopCache } from './shop-cache.js';
+import type { ShopDirectory } from './shop-directory.js';
 
 export type ProductPage = Answer<{ product: Product }, PaginationMeta>;
 export type VariantAnswer = Answer<{ variant: Variant & { product: { id: string; measurementType: string } } }, object>;
@@ -29,7 +30,10 @@ export type VariantAnswer = Answer<{ variant: Variant & { product: { id: string;
  * The API shape of a variant: rules for `number`, presets for `pills` and `dropdown`; with the
  * shop's unit pricing (PRODUCT.md §21), the unit price of its price and of each preset's own.
  */
-export function toApiVariant(record: VariantRecord, pricing?: ShopUnitPricing & { type: MeasurementType }): Variant {
+export function toApiVariant(
+  record: VariantRecord,
+  pricing?: { currency: string; settings?: UnitPricingSettings; type: MeasurementType },
+): Variant {
   const reference = pricing && unitPriceReference(pricing.settings, pricing.type);
   const priced = (price: string, value: number | string): { unitPrice?: UnitPrice } =>
     reference && pricing
@@ -68,12 +72,12 @@ const invalidCursor = (message: string) => errors.validation([{ path: '/cursor',
  * Reads products and variants for one shop. Answers are cached for `cacheTtlMs` (≤ 5 min) and
  * dropped as soon as the shop's catalog changes.
  */
-export function createCatalogService(deps: { db: Db; cursors: CursorCodec; cacheTtlMs: number }) {
+export function createCatalogService(deps: { db: Db; shops: ShopDirectory; cursors: CursorCodec; cacheTtlMs: number }) {
   const cache = createShopCache<ProductPage | VariantAnswer>({ ttlMs: deps.cacheTtlMs });
 
   async function pricingOf(shopId: string, type: MeasurementType) {
-    const pricing = await readUnitPricing(deps.db, shopId);
-    return pricing && { ...pricing, type };
+    const { currency, unitPricing } = await deps.shops.get(shopId);
+    return { currency, settings: unitPricing, type };
   }
 
   async function loadProductPage(shopId: string, productId: string, limit: number, cursor?: string) {

@@ -4,7 +4,7 @@ import { merchantCenterUnitPricing } from '../domain/merchant-center.js';
 import { errors } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { findProduct, findVariant } from '../store/repositories/catalog.js';
-import { readUnitPricing } from '../store/repositories/unit-pricing.js';
+import type { ShopDirectory } from './shop-directory.js';
 
 const rec20 = (unit: string) => unitDefinition(unit)?.rec20 ?? unit;
 
@@ -15,15 +15,19 @@ const rec20 = (unit: string) => unitDefinition(unit)?.rec20 ?? unit;
  * `unit_pricing_measure` / `unit_pricing_base_measure`. Without unit pricing (off, or time) the
  * Offer has its price alone and `merchantCenter` is null.
  */
-export async function variantStructuredData(db: Db, shopId: string, productId: string, variantId: string) {
-  const product = await findProduct(db, shopId, productId);
+export async function variantStructuredData(
+  deps: { db: Db; shops: ShopDirectory },
+  shopId: string,
+  productId: string,
+  variantId: string,
+) {
+  const product = await findProduct(deps.db, shopId, productId);
   if (!product) throw errors.notFound('product', productId);
-  const variant = await findVariant(db, shopId, productId, variantId);
+  const variant = await findVariant(deps.db, shopId, productId, variantId);
   if (!variant) throw errors.notFound('variant', variantId, { productId });
-  const pricing = await readUnitPricing(db, shopId);
-  const currency = pricing?.currency ?? 'USD';
+  const { currency, unitPricing } = await deps.shops.get(shopId);
   const type = product.measurementType;
-  const reference = unitPriceReference(pricing?.settings, type);
+  const reference = unitPriceReference(unitPricing, type);
   const price = variant.price;
   const offer = {
     '@context': 'https://schema.org' as const,

@@ -108,6 +108,29 @@ describe.each(testDrivers())('unit prices on variant answers on $name', ({ creat
         amount: '19.20',
       });
     });
+
+    it('when an import turns unit pricing on, then structured data and the app settings labels show it (the cached shop is dropped)', async () => {
+      const shop = unitPricedShop({ enabled: false });
+      const { key } = await seedShop(db, shop);
+      const structured = async () =>
+        (await call(server, '/api/v1/products/1001/variants/2001/structured-data', { key })).body.data;
+      const labels = async () =>
+        (await call(server, '/api/v1/app-settings?locale=de', { key })).body.data.settings.localizedLabels;
+      expect((await structured()).merchantCenter).toBeNull();
+      expect(await labels()).not.toHaveProperty('referenceUnitPrice');
+
+      await seedShop(db, { ...shop, settings: { unitPricing: { enabled: true } } });
+
+      const deadline = Date.now() + 2000;
+      let seen: unknown;
+      do {
+        seen = (await structured()).unitPrice;
+      } while (seen === undefined && Date.now() < deadline && (await new Promise((r) => setTimeout(r, 25)), true));
+      expect(seen, 'the new setting did not show within 2 s: the cached shop was not dropped').toMatchObject({
+        amount: '19.20',
+      });
+      expect(await labels()).toMatchObject({ referenceUnitPrice: 'Grundpreis' });
+    });
   });
 
   describe('labels', () => {

@@ -4,7 +4,7 @@ import type { ImportShop } from '../../src/services/catalog-import/import-docume
 import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
-import { readUnitPricing } from '../../src/store/repositories/unit-pricing.js';
+import { findShopById } from '../../src/store/repositories/shops.js';
 import { testDrivers } from '../support/databases.js';
 import { shopFixture } from '../support/harness.js';
 
@@ -71,10 +71,9 @@ describe.each(testDrivers())('settings.unitPricing stored on $name', ({ create }
     const shop = withPricing({ enabled: true, reference: { volume: { value: 100, unit: 'ml' } } });
     const first = await importShop(shop);
 
-    expect(await readUnitPricing(db, first.id)).toEqual({
-      currency: 'USD',
-      settings: { enabled: true, reference: { volume: { value: 100, unit: 'ml' } } },
-    });
+    const stored = await findShopById(db, first.id);
+    expect(stored?.currency).toBe('USD');
+    expect(stored?.unitPricing).toEqual({ enabled: true, reference: { volume: { value: 100, unit: 'ml' } } });
     expect((await importShop(shop)).changes).toBe(0);
   });
 
@@ -97,9 +96,9 @@ describe.each(testDrivers())('settings.unitPricing stored on $name', ({ create }
     const { id } = await importShop(shop);
 
     await importShop({ ...shop, settings: {} });
-    expect((await readUnitPricing(db, id))?.settings?.reference).toEqual({ weight: { value: 100, unit: 'g' } });
+    expect((await findShopById(db, id))?.unitPricing?.reference).toEqual({ weight: { value: 100, unit: 'g' } });
 
     expect((await importShop({ ...shop, settings: { unitPricing: { enabled: false } } })).changes).toBe(1);
-    expect((await readUnitPricing(db, id))?.settings).toEqual({ enabled: false, reference: {} });
+    expect((await findShopById(db, id))?.unitPricing).toEqual({ enabled: false, reference: {} });
   });
 });

@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { variantStructuredData } from '../../services/structured-data.js';
+import type { ShopDirectory } from '../../services/shop-directory.js';
 import type { Db } from '../../store/db.js';
 import { success } from '../envelope.js';
 
@@ -16,7 +17,7 @@ const UNITS = MEASUREMENT_TYPES.flatMap((type) =>
 );
 
 /** GET /api/v1/units and GET …/variants/{variantId}/structured-data (PRODUCT.md §5, §21). */
-export function unitPricingRoutes(deps: { db: Db }) {
+export function unitPricingRoutes(deps: { db: Db; shops: ShopDirectory }) {
   return async (app: FastifyInstance) => {
     app.get(
       '/units',
@@ -54,7 +55,7 @@ export function unitPricingRoutes(deps: { db: Db }) {
       },
       async (request) => {
         const { productId, variantId } = request.params;
-        return success(request, await variantStructuredData(deps.db, request.principal.shopId, productId, variantId));
+        return success(request, await variantStructuredData(deps, request.principal.shopId, productId, variantId));
       },
     );
   };

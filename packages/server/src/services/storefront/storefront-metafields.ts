@@ -15,7 +15,6 @@ import {
   queueMetafields,
 } from '../../store/repositories/metafield-outbox.js';
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
-import { readUnitPricing } from '../../store/repositories/unit-pricing.js';
 import {
   listStorefrontVariants,
   shopifyPricingMode,
@@ -93,7 +92,6 @@ export async function shopStorefrontDocument(
   // One after another: a transaction's connection runs one statement at a time.
   const enabled = await listEnabledUnits(tx, shop.id);
   const overrides = await listLabelOverrides(tx, shop.id);
-  const unitPricing = (await readUnitPricing(tx, shop.id))?.settings?.enabled === true;
   const locales = new Set<string>([...SUPPORTED_LOCALES, shop.defaultLocale]);
   for (const locale of Object.keys(overrides)) locales.add(normalizeLocale(locale) ?? locale);
   const labels: Record<string, Record<string, string>> = {};
@@ -103,7 +101,7 @@ export async function shopStorefrontDocument(
       shopDefaultLocale: shop.defaultLocale,
       enabled,
       overrides,
-      unitPricing,
+      unitPricing: shop.unitPricing?.enabled === true,
     }).labels;
   }
   return { version: 1, defaultLocale: shop.defaultLocale, currency: shop.currency, pricingMode, labels };

@@ -1,3 +1,4 @@
+import type { UnitPricingSettings } from '@tare/contracts';
 import type { Queryable } from '../db.js';
 
 /** The platforms a shop can sell on (PRODUCT.md §1): the embedded one (§15) or Shopify (§16). */
@@ -17,6 +18,8 @@ export interface Shop {
   platform: PlatformKind;
   /** Whether the sandbox storefront is served for the shop (PRODUCT.md §18; a sandbox shop only). */
   storefrontEnabled: boolean;
+  /** The shop's `settings.unitPricing` (PRODUCT.md §21); undefined until an import states it (off). */
+  unitPricing?: UnitPricingSettings;
 }
 
 export type PlatformStockChanges = 'adopt' | 'override';
@@ -33,10 +36,11 @@ interface ShopRow {
   platform_stock_changes: PlatformStockChanges;
   platform: PlatformKind;
   storefront_enabled: boolean;
+  unit_pricing: UnitPricingSettings | null;
 }
 
 const COLUMNS = `id, domain, currency, default_locale, addon_active, merge_matching_line_items,
-  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes, platform, storefront_enabled`;
+  rate_limit_enabled, rate_limit_per_minute, platform_stock_changes, platform, storefront_enabled, unit_pricing`;
 
 function toShop(row: ShopRow): Shop {
   return {
@@ -50,6 +54,7 @@ function toShop(row: ShopRow): Shop {
     platformStockChanges: row.platform_stock_changes,
     platform: row.platform,
     storefrontEnabled: row.storefront_enabled,
+    ...(row.unit_pricing ? { unitPricing: row.unit_pricing } : {}),
   };
 }
 
