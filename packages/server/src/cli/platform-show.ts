@@ -5,6 +5,7 @@ import { inboxStats } from '../store/repositories/platform-events.js';
 import type { ShopifyConnectionStatus } from '../platform/shopify/connection.js';
 import { loadShopifyConnection, type ShopifyConnectionDetails } from '../store/repositories/shopify-connections.js';
 import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
+import type { Queryable } from '../store/db.js';
 import { shopifyCheckoutPricing } from '../store/repositories/storefront-config.js';
 import type { CommandContext } from './command.js';
 
@@ -39,18 +40,26 @@ export async function showPlatform(ctx: CommandContext, options: { shop?: string
 
 export type PlatformReport = Awaited<ReturnType<typeof describePlatform>>;
 
-/** One shop's platform, connection (secrets masked) and sync backlog; the admin shows it too. */
-export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring'>, shop: Shop) {
-  const inbox = await inboxStats(ctx.db, shop.id);
-  const outbox = await outboxStats(ctx.db, shop.id);
-  const base = {
+/**
+ * One shop's platform and sync backlog, without its connection: what the admin still shows when
+ * the connection's credentials cannot be opened.
+ */
+export async function platformBacklog(db: Queryable, shop: Shop) {
+  const inbox = await inboxStats(db, shop.id);
+  const outbox = await outboxStats(db, shop.id);
+  return {
     shop: shop.domain,
     platform: shop.platform,
     inbox: { pending: inbox.pending, parked: inbox.parked, oldestPendingAt: inbox.oldestPendingAt },
     outbox: { pending: outbox.pending, oldestQueuedAt: outbox.oldestQueuedAt, lastError: outbox.lastError },
     /** Storefront metafield writes waiting, and refused by Shopify (PRODUCT.md §18). */
-    metafields: await metafieldStats(ctx.db, shop.id),
+    metafields: await metafieldStats(db, shop.id),
   };
+}
+
+/** One shop's platform, connection (secrets masked) and sync backlog; the admin shows it too. */
+export async function describePlatform(ctx: Pick<CommandContext, 'db' | 'keyring'>, shop: Shop) {
+  const base = await platformBacklog(ctx.db, shop);
   const connection =
     shop.platform === 'shopify' ? await loadShopifyConnection(ctx.db, shop.id, ctx.keyring) : undefined;
   if (!connection) return { ...base, shopify: null };

@@ -1,15 +1,13 @@
 import type { ValidationIssue } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { describePlatform } from '../../cli/platform-show.js';
+import { describePlatform, platformBacklog } from '../../cli/platform-show.js';
 import { errors } from '../../errors.js';
 import { validateImport } from '../../services/catalog-import/validate-import.js';
 import { describeSkippedLine } from '../../services/events/reconcile.js';
 import { SecretsKeyError } from '../../secrets/keyring.js';
 import { claimAdminForm, recordAdminFormOutcome, releaseAdminForm } from '../../store/repositories/admin-sessions.js';
 import { listSkippedOrders } from '../../store/repositories/order-bookings.js';
-import { inboxStats, listFailingEvents } from '../../store/repositories/platform-events.js';
-import { metafieldStats } from '../../store/repositories/metafield-outbox.js';
-import { outboxStats } from '../../store/repositories/projection-outbox.js';
+import { listFailingEvents } from '../../store/repositories/platform-events.js';
 import { lastReconciliationReport } from '../../store/repositories/reconciliation.js';
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
 import type { AdminContext } from '../admin-app.js';
@@ -153,12 +151,8 @@ export function settingsRoutes(ctx: AdminContext) {
     } catch (error) {
       // Credentials sealed with a key this server does not hold: the page still opens and says so.
       if (!(error instanceof SecretsKeyError)) throw error;
-      const [inbox, outbox] = [await inboxStats(ctx.db, shop.id), await outboxStats(ctx.db, shop.id)];
       return {
-        platform: shop.platform,
-        inbox,
-        outbox,
-        metafields: await metafieldStats(ctx.db, shop.id),
+        ...(await platformBacklog(ctx.db, shop)),
         shopify: null,
         ...stuck,
         reconciliation,
