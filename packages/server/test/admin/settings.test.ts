@@ -1,9 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { maskSecret } from '../../src/cli/platform-show.js';
-import type { RunningServer } from '../../src/main.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { type RunningServer, startServer } from '../../src/main.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { moveLocalLevels } from '../../src/platform/local/levels-repository.js';
+import { createKeyring } from '../../src/secrets/keyring.js';
+import { SecretKey } from '../../src/secrets/secret-key.js';
 import { reconcile } from '../../src/services/events/reconcile.js';
 import type { Db } from '../../src/store/db.js';
 import { storeEvent } from '../../src/store/repositories/platform-events.js';
@@ -339,5 +343,32 @@ describe.each(testDrivers())('admin settings page of a Shopify shop in Chromium 
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, `${driver.name}-settings-shopify`);
     await context.close();
+  });
+
+  test('when the server does not hold the key that sealed the credentials, then the page still opens, says so and shows the backlog', async () => {
+    const key = SecretKey.generate();
+    const other = await startServer({
+      config: loadConfig({ PORT: '0', TARE_RECONCILE_MINUTES: '0', TARE_SECRETS_KEY: key.exportBase64() }),
+      logger: createLogger('silent'),
+      db,
+      keyring: createKeyring({ current: key }),
+    });
+    const context = await browser.newContext();
+    try {
+      const staff = await staffWithPassword(db, shop.domain);
+      const page = await context.newPage();
+      await signIn(page, other, staff.email, staff.password);
+      const response = await page.goto(`${other.url}/admin/settings`);
+      expect(response?.status()).toBe(200);
+      expect(await page.locator('#platform-kind').textContent()).toBe('Shopify');
+      expect(await page.locator('[role="alert"]').textContent()).toMatch(/key/i);
+      expect(await page.locator('#connection-status').count()).toBe(0);
+      expect(await page.locator('#outbox-pending').textContent()).toMatch(/^\d+$/);
+      expect(await page.content()).not.toContain(shop.fake.accessToken);
+    } finally {
+      await context.close();
+      other.app.server.closeAllConnections();
+      await other.close();
+    }
   });
 });
