@@ -46,13 +46,20 @@ describe('lineUnitPrice, for any price, measure and unit measurement', () => {
         fc.boolean(),
         (price, measure, unitValue, code, asText) => {
           const measurement = asText ? new D(String(measure)).toFixed() : measure;
-          const exact = new D(String(measure)).div(String(unitValue)).times(price);
+          // Divide last: a quotient that does not terminate, cut at any precision, can turn an
+          // exact half (9503455 ÷ 3 × 221588.7 = 701952746319.5) into …49999 and round it the wrong way.
+          const exact = new D(String(measure)).times(price).div(String(unitValue));
 
           expect(lineUnitPrice({ price, unitValue }, measurement, currencyDigits(code))).toBe(rounded(exact, code));
         },
       ),
       { numRuns: 3000 },
     );
+  });
+
+  it('when the exact price is a half cent after a division that does not terminate, then it rounds to even', () => {
+    expect(lineUnitPrice({ price: '221588.7', unitValue: 3 }, 9503455, currencyDigits('CLP'))).toBe('701952746320');
+    expect(lineUnitPrice({ price: '0.5', unitValue: 3 }, 3, currencyDigits('JPY'))).toBe('0');
   });
 
   it('when the measure equals a preset with its own price, then that price rounded once; else the rule price', () => {
