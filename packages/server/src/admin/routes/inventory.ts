@@ -56,7 +56,11 @@ export function inventoryRoutes(ctx: AdminContext) {
     const { locationId, variantId } = request.params;
     // Another shop's variant or location is not found here, exactly like the API answers it.
     const row = await stockOf(ctx, staff.shopId, locationId, variantId);
-    const ledger = await ctx.readInventory.ledger(staff.shopId, { locationId, variantId, limit: LEDGER_ROWS });
+    const ledger = await ctx.readInventory.ledgerWithActors(staff.shopId, {
+      locationId,
+      variantId,
+      limit: LEDGER_ROWS,
+    });
     const entries = ledger.data.entries;
     const oldest = entries.at(-1);
     // The level before the oldest entry shown, then after each entry (a step chart of the ledger).

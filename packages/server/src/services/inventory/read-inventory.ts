@@ -17,12 +17,17 @@ import {
 export interface LedgerPage {
   data: { entries: InventoryLedgerEntry[] };
   meta: PaginationMeta;
-  /**
-   * Who made each entry, by entry id: for the admin only, the API's ledger entries carry no
-   * actor (PRODUCT.md §13 lists their fields; decision in docs/decisions.md).
-   */
+}
+
+/**
+ * A ledger page with who made each entry, by entry id: for the admin only, the API's ledger
+ * entries carry no actor (PRODUCT.md §13 lists their fields; decision in docs/decisions.md).
+ */
+export interface LedgerPageWithActors extends LedgerPage {
   actors: Map<string, Actor | null>;
 }
+
+type LedgerQuery = { locationId: string; variantId: string; limit?: number; cursor?: string };
 
 // The same answers as the inventory writes give for an unknown location or variant.
 const unknownVariants = (ids: string[]) =>
@@ -38,6 +43,47 @@ const invalidQuery = (issues: ValidationIssue[]) => errors.validation(issues, 'q
  * and the ledger of one level, newest first, keyset-paginated with opaque cursors.
  */
 export function createInventoryReader(deps: { db: Db; cursors: CursorCodec }) {
+  async function ledgerRows(shopId: string, query: LedgerQuery): Promise<LedgerPage & { rows: LedgerRow[] }> {
+    const { locationId, variantId } = query;
+    const limit = query.limit ?? 50;
+    const from = query.cursor === undefined ? undefined : decodeLedgerCursor(deps.cursors, query.cursor);
+    if (query.cursor !== undefined && !from) {
+      throw invalidQuery([{ path: '/cursor', message: 'is not a cursor this service issued' }]);
+    }
+    if (from && (from.shopId !== shopId || from.locationId !== locationId || from.variantId !== variantId)) {
+      throw invalidQuery([{ path: '/cursor', message: 'belongs to the ledger of another level' }]);
+    }
+    const direction = from?.direction ?? 'next';
+    const found = await readLedgerPage(
+      deps.db,
+      { shopId, locationId, variantId },
+      { direction, from: from?.entryId, limit: limit + 1 },
+    );
+    if (!found.locationFound) throw errors.notFound('location', locationId);
+    if (!found.variantFound) throw unknownVariants([variantId]);
+
+    // As for product pages: going forward, "more" means entries after this page (older ones);
+    // coming back, entries before it (newer ones), and there is always the page we came from.
+    const { rows } = found;
+    const more = rows.length > limit;
+    const page = direction === 'next' ? rows.slice(0, limit) : rows.slice(rows.length - Math.min(rows.length, limit));
+    const first = page[0];
+    const last = page.at(-1);
+    const cursorAt = (row: LedgerRow, dir: 'next' | 'prev') =>
+      encodeLedgerCursor(deps.cursors, { shopId, locationId, variantId, direction: dir, entryId: row.id });
+    const hasNext = direction === 'next' ? more : from !== undefined;
+    const hasPrev = direction === 'next' ? from !== undefined && first !== undefined : more;
+    return {
+      rows: page,
+      data: { entries: page.map(toApiEntry) },
+      meta: {
+        nextCursor: hasNext && last ? cursorAt(last, 'next') : null,
+        prevCursor: hasPrev && first ? cursorAt(first, 'prev') : null,
+        hasMore: hasNext,
+      },
+    };
+  }
+
   return {
     /** The levels of `variantIds` (1–100, distinct) at the location, in the order asked. */
     async levels(shopId: string, locationId: string, variantIds: string[]): Promise<{ levels: InventoryLevel[] }> {
@@ -59,48 +105,15 @@ export function createInventoryReader(deps: { db: Db; cursors: CursorCodec }) {
     },
 
     /** One page of a level's ledger, newest first; `cursor` is a `nextCursor` or `prevCursor`. */
-    async ledger(
-      shopId: string,
-      query: { locationId: string; variantId: string; limit?: number; cursor?: string },
-    ): Promise<LedgerPage> {
-      const { locationId, variantId } = query;
-      const limit = query.limit ?? 50;
-      const from = query.cursor === undefined ? undefined : decodeLedgerCursor(deps.cursors, query.cursor);
-      if (query.cursor !== undefined && !from) {
-        throw invalidQuery([{ path: '/cursor', message: 'is not a cursor this service issued' }]);
-      }
-      if (from && (from.shopId !== shopId || from.locationId !== locationId || from.variantId !== variantId)) {
-        throw invalidQuery([{ path: '/cursor', message: 'belongs to the ledger of another level' }]);
-      }
-      const direction = from?.direction ?? 'next';
-      const found = await readLedgerPage(
-        deps.db,
-        { shopId, locationId, variantId },
-        { direction, from: from?.entryId, limit: limit + 1 },
-      );
-      if (!found.locationFound) throw errors.notFound('location', locationId);
-      if (!found.variantFound) throw unknownVariants([variantId]);
+    async ledger(shopId: string, query: LedgerQuery): Promise<LedgerPage> {
+      const { data, meta } = await ledgerRows(shopId, query);
+      return { data, meta };
+    },
 
-      // As for product pages: going forward, "more" means entries after this page (older ones);
-      // coming back, entries before it (newer ones), and there is always the page we came from.
-      const { rows } = found;
-      const more = rows.length > limit;
-      const page = direction === 'next' ? rows.slice(0, limit) : rows.slice(rows.length - Math.min(rows.length, limit));
-      const first = page[0];
-      const last = page.at(-1);
-      const cursorAt = (row: LedgerRow, dir: 'next' | 'prev') =>
-        encodeLedgerCursor(deps.cursors, { shopId, locationId, variantId, direction: dir, entryId: row.id });
-      const hasNext = direction === 'next' ? more : from !== undefined;
-      const hasPrev = direction === 'next' ? from !== undefined && first !== undefined : more;
-      return {
-        data: { entries: page.map(toApiEntry) },
-        actors: new Map(page.map((row) => [row.id, row.actor])),
-        meta: {
-          nextCursor: hasNext && last ? cursorAt(last, 'next') : null,
-          prevCursor: hasPrev && first ? cursorAt(first, 'prev') : null,
-          hasMore: hasNext,
-        },
-      };
+    /** As `ledger`, with who made each entry (the admin's ledger). */
+    async ledgerWithActors(shopId: string, query: LedgerQuery): Promise<LedgerPageWithActors> {
+      const { rows, data, meta } = await ledgerRows(shopId, query);
+      return { data, meta, actors: new Map(rows.map((row) => [row.id, row.actor])) };
     },
   };
 }
