@@ -11,6 +11,7 @@ export * from './template.js';
 export * from './locales.js';
 export * from './exact-decimal.js';
 export * from './measurement-rules.js';
+export * from './dimensions.js';
 export * from './sandbox.js';
 export * from './line-price.js';
 export * from './unit-price.js';

@@ -6,7 +6,18 @@
  * fields anywhere in the JSON are kept as they are, so a round trip
  * validate → withMeasurement → serialize never loses data written by another client.
  */
+import { type FactorsConfig, factorIssues } from './dimensions.js';
 import { MEASUREMENT_TYPES, isMeasurementType, typeOfUnit, unitsOf, type MeasurementType } from './units.js';
+
+/**
+ * What a line is checked against: the variant's unit and, when `factors` is given, its
+ * dimensions configuration (PRODUCT.md §19; `dimensions` null or absent there: a variant sold by
+ * its quantity directly, whose lines carry no entry after `dimensions[0]`).
+ */
+export interface SvcDataVariant {
+  unit: string;
+  factors?: FactorsConfig;
+}
 
 export interface Dimension {
   value: number;
@@ -51,10 +62,11 @@ function propertyPath(key: string): string {
  * or `dimensions[i]` not an object) stops the checks below that point.
  *
  * @param variant when given, `measurement.dimensions[0].unit` must equal `variant.unit`
- *   (the variant's `unitMeasurement.unit`).
+ *   (the variant's `unitMeasurement.unit`); with `variant.factors`, the entries after it must be
+ *   the factors of PRODUCT.md §19 (`factorIssues`), checked once the rest is valid.
  * @example validateSvcData('{"measurement":{"type":"weight","dimensions":[{"value":1.5,"unit":"kg"}]}}', { unit: 'kg' }).ok // true
  */
-export function validateSvcData(raw: string | undefined, variant?: { unit: string }): SvcDataResult {
+export function validateSvcData(raw: string | undefined, variant?: SvcDataVariant): SvcDataResult {
   if (raw === undefined || raw === null) return { ok: false, reasons: ['_svc_data is missing'] };
   if (typeof raw !== 'string') return { ok: false, reasons: ['_svc_data must be a string containing JSON'] };
 
@@ -90,6 +102,10 @@ export function validateSvcData(raw: string | undefined, variant?: { unit: strin
     }
   }
 
+  if (reasons.length === 0 && variant?.factors) {
+    const dimensions = (parsed as unknown as ServiceData).measurement.dimensions;
+    for (const issue of factorIssues(dimensions, variant.factors)) reasons.push(`${issue.path}: ${issue.message}`);
+  }
   return reasons.length === 0 ? { ok: true, data: parsed as ServiceData } : { ok: false, reasons };
 }
 
