@@ -1,3 +1,4 @@
+import type { ShopifyUnitPriceIssue } from '../domain/shopify-unit-price.js';
 import { errors } from '../errors.js';
 import { metafieldStats } from '../store/repositories/metafield-outbox.js';
 import { outboxStats } from '../store/repositories/projection-outbox.js';
@@ -7,6 +8,7 @@ import { loadShopifyConnection, type ShopifyConnectionDetails } from '../store/r
 import { findShopByDomain, listShops, type Shop } from '../store/repositories/shops.js';
 import type { Queryable } from '../store/db.js';
 import { shopifyCheckoutPricing } from '../store/repositories/storefront-config.js';
+import { shopifyUnitPriceIssues } from '../services/storefront/shopify-unit-prices.js';
 import type { CommandContext } from './command.js';
 
 /**
@@ -52,8 +54,10 @@ export async function platformBacklog(db: Queryable, shop: Shop) {
     platform: shop.platform,
     inbox: { pending: inbox.pending, parked: inbox.parked, oldestPendingAt: inbox.oldestPendingAt },
     outbox: { pending: outbox.pending, oldestQueuedAt: outbox.oldestQueuedAt, lastError: outbox.lastError },
-    /** Storefront metafield writes waiting, and refused by Shopify (PRODUCT.md §18). */
+    /** Storefront metafield and unit price writes waiting, and refused by Shopify (PRODUCT.md §18, §21). */
     metafields: await metafieldStats(db, shop.id),
+    /** Measured variants whose unit price Shopify cannot state, so Tare does not write it (§21). */
+    unitPriceIssues: await shopifyUnitPriceIssues(db, shop),
   };
 }
 
@@ -96,7 +100,7 @@ function shownStatus(connection: ShopifyConnectionDetails): ShopifyConnectionSta
 
 function lines(report: PlatformReport): string[] {
   const at = (date: Date | null) => (date ? date.toISOString() : '-');
-  const { inbox, outbox, metafields, shopify } = report;
+  const { inbox, outbox, metafields, shopify, unitPriceIssues } = report;
   const out = [`${report.shop}: ${report.platform === 'local' ? 'local (the embedded platform)' : 'shopify'}`];
   if (shopify) {
     out.push(
@@ -130,5 +134,14 @@ function lines(report: PlatformReport): string[] {
         (metafields.lastError ? `; last error: ${metafields.lastError}` : ''),
     );
   }
+  out.push(...unitPriceIssueLines(unitPriceIssues).map((line) => `  ${line}`));
   return out;
+}
+
+/** Each variant whose unit price Shopify cannot state, in words (platform show and connect print them). */
+export function unitPriceIssueLines(issues: ShopifyUnitPriceIssue[]): string[] {
+  return issues.map(
+    (issue) =>
+      `unit price not written for variant ${issue.variantId} (product ${issue.productId}, unit ${issue.unit}): ${issue.problem}`,
+  );
 }

@@ -16,10 +16,11 @@ import {
   loadShopifyConnection,
   resealConnections,
 } from '../store/repositories/shopify-connections.js';
-import { findShopByDomain, type Shop } from '../store/repositories/shops.js';
+import { findShopByDomain, findShopById, type Shop } from '../store/repositories/shops.js';
+import { shopifyUnitPriceIssues } from '../services/storefront/shopify-unit-prices.js';
 import { parseCommandArgs } from './args.js';
 import { CommandError, type CommandContext, type StoreCommand, UsageError } from './command.js';
-import { showPlatform } from './platform-show.js';
+import { showPlatform, unitPriceIssueLines } from './platform-show.js';
 
 const USAGE = `usage:
   tare platform connect --shop DOMAIN --store NAME.myshopify.com --access-token TOKEN --client-secret SECRET
@@ -129,6 +130,8 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
   reportPricing(ctx, pricing);
   reportDefinitions(ctx, definitions);
   ctx.io.out("storefront metafields: every measured variant's and the shop's are queued for Shopify");
+  const connected = await findShopById(ctx.db, shop.id);
+  for (const line of unitPriceIssueLines(await shopifyUnitPriceIssues(ctx.db, connected!))) ctx.io.err(`warning: ${line}`);
   return 0;
 }
 

@@ -41,6 +41,7 @@ const OPERATION_SCOPES: Record<string, string[]> = {
   CartTransforms: ['read_cart_transforms'],
   CreateCartTransform: ['write_cart_transforms'],
   ProductVariantPrices: ['read_products'],
+  UpdateVariantUnitPrices: ['write_products'],
   // Definitions take their owner type's scope, as its metafields do: variants are products'.
   StorefrontMetafieldDefinition: ['read_products'],
   CreateMetafieldDefinition: ['write_products'],

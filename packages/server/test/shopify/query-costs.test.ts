@@ -120,6 +120,19 @@ describe('the cost of Tare’s Shopify queries', () => {
       [operations.CART_TRANSFORMS, {}],
       [operations.CREATE_CART_TRANSFORM, { functionHandle: 'tare-cart-transform', blockOnFailure: false }],
       [operations.PRODUCT_VARIANT_PRICES, { id: 'gid://shopify/Product/1001' }],
+      [
+        operations.UPDATE_VARIANT_UNIT_PRICES,
+        {
+          productId: 'gid://shopify/Product/1001',
+          variants: [
+            {
+              id: 'gid://shopify/ProductVariant/2002',
+              showUnitPrice: true,
+              unitPriceMeasurement: { quantityValue: 100, quantityUnit: 'G', referenceValue: 1, referenceUnit: 'KG' },
+            },
+          ],
+        },
+      ],
       // A store without Tare's definition yet: looked up, created, then granted (as an old one would be).
       [operations.STOREFRONT_METAFIELD_DEFINITION, { ...variantDefinition, namespace: '$app:tare' }],
       [

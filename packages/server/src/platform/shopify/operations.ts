@@ -450,3 +450,26 @@ export const UPDATE_METAFIELD_DEFINITION = /* GraphQL */ `
     }
   }
 `;
+
+/**
+ * Sets the unit price measurement of one product's variants and shows or hides their unit price
+ * (PRODUCT.md §21). All or nothing (`allowPartialUpdates` false): a refusal names the input.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/mutations/productVariantsBulkUpdate
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/ProductVariantsBulkInput (showUnitPrice, unitPriceMeasurement)
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/input-objects/UnitPriceMeasurementInput
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/ProductVariantsBulkUpdateUserError
+ */
+export const UPDATE_VARIANT_UNIT_PRICES = /* GraphQL */ `
+  mutation UpdateVariantUnitPrices($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+    productVariantsBulkUpdate(productId: $productId, variants: $variants) {
+      productVariants {
+        id
+      }
+      userErrors {
+        code
+        field
+        message
+      }
+    }
+  }
+`;

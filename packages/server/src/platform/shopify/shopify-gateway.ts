@@ -20,6 +20,7 @@ import {
 } from './admin-client.js';
 import { pushShopifyLevels, readShopifyLevels } from './levels.js';
 import { type MetafieldOutcome, writeShopifyMetafields } from './metafields.js';
+import { writeShopifyUnitPrices } from './unit-prices.js';
 import { editShopifyOrder } from './order-edit.js';
 import { readShopifyOrder, shopifyOrdersChangedSince } from './orders.js';
 import { readShopifyVariantPrices } from './variant-prices.js';
@@ -120,9 +121,20 @@ export function createShopifyGateway(options: ShopifyGatewayOptions) {
     );
   }
 
-  /** Writes one shop's queued storefront metafields (the metafield writer's sender). */
+  /**
+   * Writes one shop's queued storefront metafields and unit prices (the metafield writer's
+   * sender), answering in the items' order: metafields 25 a call, unit prices a call per product.
+   */
   function writeMetafields(shopId: string, items: QueuedMetafield[]): Promise<MetafieldOutcome[]> {
-    return onShopify(db, shopId, (a) => writeShopifyMetafields(a, items));
+    return onShopify(db, shopId, async (a) => {
+      const isUnitPrice = (item: QueuedMetafield) => item.ownerType === 'Product';
+      const metafields = await writeShopifyMetafields(
+        a,
+        items.filter((item) => !isUnitPrice(item)),
+      );
+      const unitPrices = await writeShopifyUnitPrices(a, items.filter(isUnitPrice));
+      return items.map((item) => (isUnitPrice(item) ? unitPrices.shift()! : metafields.shift()!));
+    });
   }
 
   async function readLevel(

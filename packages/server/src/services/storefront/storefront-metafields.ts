@@ -20,11 +20,13 @@ import {
   shopifyPricingMode,
   type StorefrontVariant,
 } from '../../store/repositories/storefront-config.js';
+import { unitPriceDocuments } from './shopify-unit-prices.js';
 
 /**
  * Queues, in the caller's transaction, the storefront metafields (PRODUCT.md §18) of a shop on
  * Shopify whose documents changed: each variant's `$app:tare.measurement` (of the given products
- * only, when named) and the shop's `$app:tare.labels`. Documents equal to what is queued (or,
+ * only, when named), the shop's `$app:tare.labels`, and each product's unit price measurements
+ * (§21, see unitPriceDocuments). Documents equal to what is queued (or,
  * none queued, to what Shopify holds) are not queued again, so calling this after any change is
  * cheap on Shopify.
  * A shop not on Shopify has no metafields: nothing is queued. Returns how many were queued.
@@ -45,6 +47,7 @@ export async function queueStorefrontMetafields(
     document: variantDocument(variant, shop.currency),
   }));
   documents.push({ ownerType: 'Shop', ownerId: '', document: await shopDocument(tx, shop) });
+  documents.push(...(await unitPriceDocuments(tx, shop, variants)));
   return queueMetafields(tx, shopId, documents);
 }
 

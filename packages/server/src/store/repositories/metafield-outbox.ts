@@ -3,8 +3,11 @@ import type { Queryable } from '../db.js';
 /** NOTIFY channel that wakes the metafield writers of every instance when a document is queued. */
 export const METAFIELDS_QUEUED = 'tare_metafields_queued';
 
-/** Whose metafield: a variant's `$app:tare.measurement`, or the shop's `$app:tare.labels` (owner id ''). */
-export type MetafieldOwnerType = 'ProductVariant' | 'Shop';
+/**
+ * Whose document: a variant's `$app:tare.measurement` metafield, the shop's `$app:tare.labels`
+ * (owner id ''), or a product's variants' unit price measurements (one productVariantsBulkUpdate).
+ */
+export type MetafieldOwnerType = 'ProductVariant' | 'Shop' | 'Product';
 
 export interface MetafieldDocument {
   ownerType: MetafieldOwnerType;
@@ -60,6 +63,19 @@ export async function queueMetafields(tx: Queryable, shopId: string, documents: 
   );
   if (rowCount > 0) await tx.query('SELECT pg_notify($1, $2)', [METAFIELDS_QUEUED, shopId]);
   return rowCount;
+}
+
+/**
+ * The products whose unit price entries were written to the platform or are queued: where unit
+ * pricing is off, only these have a unit price to hide (the others were never touched).
+ */
+export async function productsWithUnitPriceEntries(tx: Queryable, shopId: string): Promise<string[]> {
+  const { rows } = await tx.query<{ owner_id: string }>(
+    `SELECT owner_id FROM metafields_written WHERE shop_id = $1 AND owner_type = 'Product'
+     UNION SELECT owner_id FROM metafield_outbox WHERE shop_id = $1 AND owner_type = 'Product'`,
+    [shopId],
+  );
+  return rows.map((r) => r.owner_id);
 }
 
 /** The shop connects (again, perhaps to another store): nothing queued or written counts, every metafield is written anew. */

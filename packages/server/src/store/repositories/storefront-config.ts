@@ -7,6 +7,7 @@ import type { VariantPreset, VariantRules } from './catalog.js';
 /** A variant with what its storefront metafield holds (PRODUCT.md §18). */
 export interface StorefrontVariant {
   id: string;
+  productId: string;
   measurementType: MeasurementType;
   unit: string;
   /** unitMeasurement.value: exact decimal text. */
@@ -25,6 +26,7 @@ export async function listStorefrontVariants(
 ): Promise<StorefrontVariant[]> {
   const { rows } = await db.query<{
     id: string;
+    product_id: string;
     measurement_type: MeasurementType;
     unit: string;
     unit_value: string;
@@ -33,7 +35,7 @@ export async function listStorefrontVariants(
     rules: VariantRules | null;
     presets: VariantPreset[] | null;
   }>(
-    `SELECT v.id, p.measurement_type, v.unit, v.unit_value, v.price, v.display_style, v.rules, v.presets
+    `SELECT v.id, v.product_id, p.measurement_type, v.unit, v.unit_value, v.price, v.display_style, v.rules, v.presets
        FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
       WHERE v.shop_id = $1 AND ($2::text[] IS NULL OR v.product_id = ANY($2::text[]))
       ORDER BY v.id`,
@@ -41,6 +43,7 @@ export async function listStorefrontVariants(
   );
   return rows.map((row) => ({
     id: row.id,
+    productId: row.product_id,
     measurementType: row.measurement_type,
     unit: row.unit,
     unitValue: row.unit_value,

@@ -11,6 +11,7 @@ export class FaultPlan {
   private throttled = 0;
   private inventoryWriteHooks: InventoryWriteHook[] = [];
   private metafieldRefusals: { remaining: number; code: string; message: string }[] = [];
+  private variantUpdateRefusals: { remaining: number; code: string; message: string }[] = [];
   private cartTransformRefusals: { code: string; message: string }[] = [];
   private cartTransformHooks: (() => void)[] = [];
   private definitionRefusals: { code: string; message: string }[] = [];
@@ -42,6 +43,21 @@ export class FaultPlan {
    */
   refuseMetafields(n: number, code = 'INVALID_VALUE', message = 'Value is invalid.'): void {
     this.metafieldRefusals.push({ remaining: n, code, message });
+  }
+
+  /**
+   * The next `n` productVariantsBulkUpdate calls get this user error on their first input, so
+   * nothing of them is updated, e.g. `refuseVariantUpdates(1, 'INVALID_INPUT')`.
+   */
+  refuseVariantUpdates(n: number, code = 'INVALID_INPUT', message = 'Input is invalid.'): void {
+    this.variantUpdateRefusals.push({ remaining: n, code, message });
+  }
+
+  takeVariantUpdateRefusal(): { code: string; message: string } | undefined {
+    const next = this.variantUpdateRefusals.find((r) => r.remaining > 0);
+    if (!next) return undefined;
+    next.remaining -= 1;
+    return { code: next.code, message: next.message };
   }
 
   /** The next cartTransformCreate gets this user error, e.g. `refuseCartTransform('INPUT_INVALID')`. */

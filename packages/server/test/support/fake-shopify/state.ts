@@ -33,6 +33,8 @@ export interface FakeVariant {
 }
 
 export interface FakeUnitPriceMeasurement {
+  /** Shopify's, from the quantity unit (not an input field). */
+  measuredType?: string;
   quantityValue: number;
   quantityUnit: string | null;
   referenceValue: number;

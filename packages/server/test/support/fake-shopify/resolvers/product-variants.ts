@@ -42,6 +42,10 @@ export function productVariantMutations(context: FakeContext) {
         };
       }
       const errorsByInput = args.variants.map((input, i) => inputErrors(store, product.id, input, i));
+      const injected = context.faults.takeVariantUpdateRefusal();
+      if (injected && errorsByInput.length > 0) {
+        errorsByInput[0]!.push({ code: injected.code, field: ['variants', '0'], message: injected.message });
+      }
       const userErrors = errorsByInput.flat();
       const apply = args.allowPartialUpdates
         ? errorsByInput.map((e) => e.length === 0)
@@ -87,6 +91,65 @@ function inputErrors(store: FakeStore, productId: string, input: BulkInput, i: n
       'Unit price measurement needs quantity and reference values and units',
     );
   }
+  if (measurement) return measurementErrors(measurement as FakeUnitPriceMeasurement, at);
+  return [];
+}
+
+/**
+ * The measured type of each unit of UnitPriceMeasurementMeasuredUnit
+ * (https://shopify.dev/docs/api/admin-graphql/2026-04/enums/UnitPriceMeasurementMeasuredUnit: the
+ * enum's own words, "1 kilogram equals 1000 grams", "1 gallon equals 128 fluid ounces"…), which
+ * UnitPriceMeasurement.measuredType answers (AREA, COUNT, LENGTH, VOLUME, WEIGHT).
+ */
+export const MEASURED_TYPE: Readonly<Record<string, string>> = Object.freeze({
+  ML: 'VOLUME',
+  CL: 'VOLUME',
+  L: 'VOLUME',
+  M3: 'VOLUME',
+  FLOZ: 'VOLUME',
+  PT: 'VOLUME',
+  QT: 'VOLUME',
+  GAL: 'VOLUME',
+  MG: 'WEIGHT',
+  G: 'WEIGHT',
+  KG: 'WEIGHT',
+  OZ: 'WEIGHT',
+  LB: 'WEIGHT',
+  MM: 'LENGTH',
+  CM: 'LENGTH',
+  M: 'LENGTH',
+  IN: 'LENGTH',
+  FT: 'LENGTH',
+  YD: 'LENGTH',
+  M2: 'AREA',
+  FT2: 'AREA',
+  ITEM: 'COUNT',
+});
+
+/**
+ * What Shopify's admin refuses of a complete measurement (unknown enum values never get here: the
+ * GraphQL layer refuses them, as Shopify's does): a quantity or reference not above 0, a unit of
+ * no type (UNKNOWN), and a quantity and reference of different types, which cannot state a price
+ * per measure (a price per kg of something measured in litres).
+ */
+function measurementErrors(
+  measurement: FakeUnitPriceMeasurement,
+  at: (field: string[], code: string, message: string) => BulkError[],
+): BulkError[] {
+  const field = ['unitPriceMeasurement'];
+  if (!(measurement.quantityValue > 0))
+    return at([...field, 'quantityValue'], 'INVALID_INPUT', 'Quantity value must be greater than 0');
+  if (!(measurement.referenceValue > 0)) {
+    return at([...field, 'referenceValue'], 'INVALID_INPUT', 'Reference value must be greater than 0');
+  }
+  const [quantityType, referenceType] = [
+    MEASURED_TYPE[measurement.quantityUnit!],
+    MEASURED_TYPE[measurement.referenceUnit!],
+  ];
+  if (!quantityType || !referenceType) return at(field, 'INVALID_INPUT', 'Unit price measurement unit is unknown');
+  if (quantityType !== referenceType) {
+    return at(field, 'INVALID_INPUT', 'Quantity unit and reference unit must measure the same thing');
+  }
   return [];
 }
 
@@ -96,7 +159,11 @@ function update(store: FakeStore, input: BulkInput) {
   if (input.compareAtPrice !== undefined) variant.compareAtPrice = input.compareAtPrice;
   if (input.showUnitPrice !== undefined && input.showUnitPrice !== null) variant.showUnitPrice = input.showUnitPrice;
   if (input.unitPriceMeasurement !== undefined) {
-    variant.unitPriceMeasurement = input.unitPriceMeasurement as FakeUnitPriceMeasurement | null;
+    const measurement = input.unitPriceMeasurement as FakeUnitPriceMeasurement | null;
+    variant.unitPriceMeasurement = measurement && {
+      ...measurement,
+      measuredType: MEASURED_TYPE[measurement.quantityUnit!]!,
+    };
   }
   variant.updatedAt = store.now();
   return variant;
