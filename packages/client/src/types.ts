@@ -41,6 +41,15 @@ export interface Variant {
       displayStyle: 'number' | 'pills' | 'dropdown';
       rules?: { min: number; increment: number; defaultValue: number; max: number | null };
       presets?: Array<{ value: number; label?: string; price?: string; unitPrice?: UnitPrice }>;
+      /** Area (2) or volume (3) made from lengths the customer states (PRODUCT.md §19). */
+      dimensions?: Array<{
+        name: string;
+        unit: string;
+        rules?: { min: number; increment: number; defaultValue: number; max: number | null };
+        fixed?: number;
+      }>;
+      /** 0–100: extra sold for waste; only with `dimensions`. */
+      overagePercent?: number;
     };
   };
   /** Absent when the shop has unit pricing off, and for time. */

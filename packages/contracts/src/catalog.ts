@@ -36,10 +36,43 @@ const Preset = Type.Object({
   unitPrice: Type.Optional(UnitPriceSchema),
 });
 
+/** PRODUCT.md §19: one length an area or volume is made from. */
+export const DimensionSettingSchema = Type.Object(
+  {
+    name: Type.String({
+      description: "What the customer is asked for; the line's factor carries it.",
+      examples: ['length'],
+    }),
+    unit: Type.String({ description: 'A length unit: the rules or fixed value are in it.', examples: ['m'] }),
+    rules: Type.Optional(Rules),
+    fixed: Type.Optional(
+      Type.Number({ description: 'The value the shop states (a 4 m roll); not asked.', examples: [4] }),
+    ),
+  },
+  { description: 'Exactly one of `rules` (the customer chooses) or `fixed`.' },
+);
+
 const OnlineStore = Type.Object({
   displayStyle: DisplayStyleSchema,
   rules: Type.Optional(Rules),
   presets: Type.Optional(Type.Array(Preset)),
+  dimensions: Type.Optional(
+    Type.Array(DimensionSettingSchema, {
+      minItems: 2,
+      maxItems: 3,
+      description:
+        'Area (2) or volume (3) made from lengths the customer states (PRODUCT.md §19); absent for a variant sold ' +
+        'by its quantity directly. A line then carries the factors after `dimensions[0]`.',
+    }),
+  ),
+  overagePercent: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Extra sold for waste, in percent of the product of the factors; only with `dimensions`.',
+      examples: [10],
+    }),
+  ),
 });
 
 export const VariantSchema = Type.Object({
@@ -100,14 +133,38 @@ export const ProductQuery = Type.Object({
 });
 export type ProductQuery = Static<typeof ProductQuery>;
 
+/** PRODUCT.md §19's carpet: sold per m² off a 4 m roll, 10 % overage. */
+const EXAMPLE_AREA_VARIANT = {
+  id: '2101',
+  unitMeasurement: { unit: 'm2', value: 1 },
+  settings: {
+    onlineStore: {
+      displayStyle: 'number',
+      rules: { min: 0.01, increment: 0.01, defaultValue: 4.4, max: null },
+      dimensions: [
+        { name: 'length', unit: 'm', rules: { min: 0.1, increment: 0.01, defaultValue: 1, max: 30 } },
+        { name: 'width', unit: 'm', fixed: 4 },
+      ],
+      overagePercent: 10,
+    },
+  },
+};
+
 export const ProductResponse = SuccessEnvelope(Type.Object({ product: ProductSchema }), PaginationMetaSchema, {
   examples: [
     exampleSuccess(
       { product: { id: '1001', measurementType: 'weight', variants: [EXAMPLE_VARIANT] } },
       { nextCursor: EXAMPLE_CURSOR, prevCursor: null, hasMore: true },
     ),
+    exampleSuccess(
+      { product: { id: '1101', measurementType: 'area', variants: [EXAMPLE_AREA_VARIANT] } },
+      { nextCursor: null, prevCursor: null, hasMore: false },
+    ),
   ],
 });
 export const VariantResponse = SuccessEnvelope(Type.Object({ variant: VariantWithProductSchema }), Type.Object({}), {
-  examples: [exampleSuccess({ variant: { ...EXAMPLE_VARIANT, product: { id: '1001', measurementType: 'weight' } } })],
+  examples: [
+    exampleSuccess({ variant: { ...EXAMPLE_VARIANT, product: { id: '1001', measurementType: 'weight' } } }),
+    exampleSuccess({ variant: { ...EXAMPLE_AREA_VARIANT, product: { id: '1101', measurementType: 'area' } } }),
+  ],
 });

@@ -1,4 +1,5 @@
 import {
+  type DimensionSetting,
   type MeasurementType,
   type PaginationMeta,
   type Product,
@@ -50,6 +51,8 @@ export function toApiVariant(
             ...(preset.price === undefined ? {} : priced(preset.price, preset.value)),
           })),
         };
+  if (record.dimensions) onlineStore.dimensions = record.dimensions.map(orderDimension);
+  if (record.overagePercent !== null) onlineStore.overagePercent = Number(record.overagePercent);
   return {
     id: record.id,
     unitMeasurement: { unit: record.unit, value: Number(record.unitValue) },
@@ -59,6 +62,12 @@ export function toApiVariant(
 }
 
 const orderRules = ({ min, increment, defaultValue, max }: VariantRules) => ({ min, increment, defaultValue, max });
+const orderDimension = ({ name, unit, rules, fixed }: DimensionSetting) => ({
+  name,
+  unit,
+  ...(rules ? { rules: orderRules(rules) } : {}),
+  ...(fixed === undefined ? {} : { fixed }),
+});
 const orderPreset = ({ value, label, price }: VariantPreset) => ({
   value,
   ...(label === undefined ? {} : { label }),

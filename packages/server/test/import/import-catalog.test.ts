@@ -203,6 +203,8 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
           rules: { min: 0.25, increment: 0.25, defaultValue: 1, max: null },
           presets: null,
           scale_item: null,
+          dimensions: null,
+          overage_percent: null,
         },
       ]);
       expect(await level(shopId, '2001')).toEqual({ total: '12.75', unit: 'kg' });

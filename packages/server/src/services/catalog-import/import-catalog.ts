@@ -306,6 +306,8 @@ function toVariantRecord(productId: string, position: number, variant: ImportVar
     displayStyle: store.displayStyle,
     rules: store.displayStyle === 'number' ? (store.rules ?? null) : null,
     presets: store.displayStyle === 'number' ? null : (store.presets ?? null),
+    dimensions: store.dimensions ?? null,
+    overagePercent: store.overagePercent === undefined ? null : toPlainString(decimalFromJson(store.overagePercent)),
   };
 }
 

@@ -12,6 +12,27 @@ const Money = Type.String({ pattern: '^[0-9]{1,15}(\\.[0-9]{1,6})?$' });
 const Quantity = Type.Object({ value: Type.Number(), unit: Type.String() }, { additionalProperties: false });
 const closed = { additionalProperties: false } as const;
 
+const Rules = Type.Object(
+  {
+    min: Type.Number({ minimum: 0 }),
+    increment: Type.Number({ exclusiveMinimum: 0 }),
+    defaultValue: Type.Number({ exclusiveMinimum: 0 }),
+    max: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
+  },
+  closed,
+);
+
+/** PRODUCT.md §19: one length an area or volume is made from (exactly one of rules or fixed). */
+const Dimension = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 60 }),
+    unit: Type.String(),
+    rules: Type.Optional(Rules),
+    fixed: Type.Optional(Type.Number()),
+  },
+  closed,
+);
+
 const Variant = Type.Object(
   {
     id: Id,
@@ -23,17 +44,7 @@ const Variant = Type.Object(
         onlineStore: Type.Object(
           {
             displayStyle: DisplayStyleSchema,
-            rules: Type.Optional(
-              Type.Object(
-                {
-                  min: Type.Number({ minimum: 0 }),
-                  increment: Type.Number({ exclusiveMinimum: 0 }),
-                  defaultValue: Type.Number({ exclusiveMinimum: 0 }),
-                  max: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
-                },
-                closed,
-              ),
-            ),
+            rules: Type.Optional(Rules),
             presets: Type.Optional(
               Type.Array(
                 Type.Object(
@@ -47,6 +58,9 @@ const Variant = Type.Object(
                 { minItems: 1, maxItems: 100 },
               ),
             ),
+            dimensions: Type.Optional(Type.Array(Dimension, { minItems: 2, maxItems: 3 })),
+            // Its bounds are checked with the dimensions (contracts' dimensionsSettingsIssues), all at once.
+            overagePercent: Type.Optional(Type.Number()),
           },
           closed,
         ),

@@ -1,4 +1,4 @@
-import { onlineStoreIssues, templateProblem, type ValidationIssue } from '@tare/contracts';
+import { dimensionsSettingsIssues, onlineStoreIssues, templateProblem, type ValidationIssue } from '@tare/contracts';
 import { decimalFromJson } from '../../domain/decimal.js';
 import { labelTokens, normalizeLocale } from '../../domain/labels.js';
 import { exactQuantity } from '../../domain/quantity.js';
@@ -150,6 +150,11 @@ function checkVariant(
   if (clean('/settings/onlineStore')) {
     for (const issue of onlineStoreIssues(variant.settings.onlineStore)) {
       report(`${at}/settings/onlineStore${issue.path}`, issue.message);
+    }
+    if (type !== undefined) {
+      for (const issue of dimensionsSettingsIssues(variant.settings.onlineStore, type)) {
+        report(`${at}/settings/onlineStore${issue.path}`, issue.message);
+      }
     }
   }
   if (!sound.readable(`${at}/inventory`)) return;

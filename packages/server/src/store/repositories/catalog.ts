@@ -1,3 +1,4 @@
+import type { DimensionSetting } from '@tare/contracts';
 import { isUnitOfType, type MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
 
@@ -33,6 +34,10 @@ export interface VariantRecord {
   displayStyle: 'number' | 'pills' | 'dropdown';
   rules: VariantRules | null;
   presets: VariantPreset[] | null;
+  /** PRODUCT.md §19: the lengths the measure is made from; null when sold by its quantity directly. */
+  dimensions: DimensionSetting[] | null;
+  /** Exact decimal text (0–100), or null for no overage. */
+  overagePercent: string | null;
 }
 
 interface VariantRow {
@@ -46,9 +51,12 @@ interface VariantRow {
   display_style: VariantRecord['displayStyle'];
   rules: VariantRules | null;
   presets: VariantPreset[] | null;
+  dimensions: DimensionSetting[] | null;
+  overage_percent: string | null;
 }
 
-const VARIANT_COLUMNS = 'id, product_id, position, title, price, unit, unit_value, display_style, rules, presets';
+const VARIANT_COLUMNS =
+  'id, product_id, position, title, price, unit, unit_value, display_style, rules, presets, dimensions, overage_percent';
 
 function toVariant(row: VariantRow): VariantRecord {
   return {
@@ -62,6 +70,8 @@ function toVariant(row: VariantRow): VariantRecord {
     displayStyle: row.display_style,
     rules: row.rules,
     presets: row.presets,
+    dimensions: row.dimensions,
+    overagePercent: row.overage_percent,
   };
 }
 
@@ -202,7 +212,9 @@ export function sameVariant(stored: VariantRecord, record: VariantRecord): boole
     stored.unitValue === record.unitValue &&
     stored.displayStyle === record.displayStyle &&
     sameJson(stored.rules, record.rules) &&
-    sameJson(stored.presets, record.presets)
+    sameJson(stored.presets, record.presets) &&
+    sameJson(stored.dimensions, record.dimensions) &&
+    stored.overagePercent === record.overagePercent
   );
 }
 
@@ -240,20 +252,25 @@ export async function upsertVariants(db: Queryable, shopId: string, variants: Va
   if (variants.length === 0) return 0;
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   const { rowCount } = await db.query(
-    `INSERT INTO variants (shop_id, id, product_id, position, title, price, unit, unit_value, display_style, rules, presets)
+    `INSERT INTO variants (shop_id, id, product_id, position, title, price, unit, unit_value, display_style, rules, presets,
+       dimensions, overage_percent)
      SELECT $1, v.id, v.product_id, v.position, v.title, v.price, v.unit, v.unit_value, v.display_style,
-       v.rules::jsonb, v.presets::jsonb
+       v.rules::jsonb, v.presets::jsonb, v.dimensions::jsonb, v.overage_percent
      FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::numeric[], $7::text[], $8::numeric[], $9::text[],
-       $10::text[], $11::text[])
-       WITH ORDINALITY AS v(id, product_id, position, title, price, unit, unit_value, display_style, rules, presets, n)
+       $10::text[], $11::text[], $12::text[], $13::numeric[])
+       WITH ORDINALITY AS v(id, product_id, position, title, price, unit, unit_value, display_style, rules, presets,
+         dimensions, overage_percent, n)
      ORDER BY v.n
      ON CONFLICT (shop_id, id) DO UPDATE SET product_id = EXCLUDED.product_id, position = EXCLUDED.position,
        title = EXCLUDED.title, price = EXCLUDED.price, unit = EXCLUDED.unit, unit_value = EXCLUDED.unit_value,
-       display_style = EXCLUDED.display_style, rules = EXCLUDED.rules, presets = EXCLUDED.presets
+       display_style = EXCLUDED.display_style, rules = EXCLUDED.rules, presets = EXCLUDED.presets,
+       dimensions = EXCLUDED.dimensions, overage_percent = EXCLUDED.overage_percent
      WHERE (variants.product_id, variants.position, variants.title, variants.price, variants.unit,
-            variants.unit_value, variants.display_style, variants.rules, variants.presets)
+            variants.unit_value, variants.display_style, variants.rules, variants.presets, variants.dimensions,
+            variants.overage_percent)
        IS DISTINCT FROM (EXCLUDED.product_id, EXCLUDED.position, EXCLUDED.title, EXCLUDED.price, EXCLUDED.unit,
-            EXCLUDED.unit_value, EXCLUDED.display_style, EXCLUDED.rules, EXCLUDED.presets)`,
+            EXCLUDED.unit_value, EXCLUDED.display_style, EXCLUDED.rules, EXCLUDED.presets, EXCLUDED.dimensions,
+            EXCLUDED.overage_percent)`,
     [
       shopId,
       variants.map((v) => v.id),
@@ -266,6 +283,8 @@ export async function upsertVariants(db: Queryable, shopId: string, variants: Va
       variants.map((v) => v.displayStyle),
       variants.map((v) => json(v.rules)),
       variants.map((v) => json(v.presets)),
+      variants.map((v) => json(v.dimensions)),
+      variants.map((v) => v.overagePercent),
     ],
   );
   return rowCount;
