@@ -5,18 +5,36 @@ import type { Db } from '../../src/store/db.js';
 import { MIGRATIONS_DIR, migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { openPglite } from '../../src/store/pglite-driver.js';
+import { createCitusDatabase } from './citus.js';
 
 export interface TestDriver {
-  name: 'pglite' | 'postgres';
+  name: 'pglite' | 'postgres' | 'citus';
   /** A fresh, fully migrated database of its own; `close()` disposes of it. */
   create(): Promise<Db>;
 }
 
-/** PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server we may CREATE DATABASE on. */
-export function testDrivers(migrationsDir: string = MIGRATIONS_DIR): TestDriver[] {
+export interface TestDriverOptions {
+  /**
+   * Also run on the Citus cluster of TEST_CITUS_URL when it is set. A suite opts in: each
+   * database there is made on three nodes and distributed, so CI runs on Citus only the suites
+   * that say so (docs/decisions.md).
+   */
+  citus?: boolean;
+  migrationsDir?: string;
+}
+
+/**
+ * PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server we may CREATE DATABASE
+ * on; Citus too when the suite asks for it and TEST_CITUS_URL is set.
+ */
+export function testDrivers({ citus = false, migrationsDir = MIGRATIONS_DIR }: TestDriverOptions = {}): TestDriver[] {
   const drivers: TestDriver[] = [{ name: 'pglite', create: () => createPglite(migrationsDir) }];
   const url = process.env.TEST_DATABASE_URL;
   if (url) drivers.push({ name: 'postgres', create: () => createPostgres(url, migrationsDir) });
+  const citusUrl = process.env.TEST_CITUS_URL;
+  if (citus && citusUrl) {
+    drivers.push({ name: 'citus', create: () => createMigrated(() => createCitusDatabase(citusUrl), migrationsDir) });
+  }
   return drivers;
 }
 
@@ -45,8 +63,12 @@ async function createPglite(dir: string): Promise<Db> {
   return openPglite({ loadDataDir: await snapshot(dir) });
 }
 
-async function createPostgres(url: string, dir: string): Promise<Db> {
-  const database = await createPostgresDatabase(url);
+function createPostgres(url: string, dir: string): Promise<Db> {
+  return createMigrated(() => createPostgresDatabase(url), dir);
+}
+
+async function createMigrated(make: () => Promise<{ url: string; drop(): Promise<void> }>, dir: string): Promise<Db> {
+  const database = await make();
   try {
     const db = await openPostgres({ connectionString: database.url });
     await migrate(db, dir).catch(async (err) => {

@@ -7,7 +7,7 @@ import type { Queryable } from '../db.js';
  */
 export async function readOrdersWatermark(db: Queryable, shopId: string): Promise<{ until: Date | null; now: Date }> {
   const { rows } = await db.query<{ until: Date | null; now: Date }>(
-    'SELECT (SELECT orders_synced_until FROM shops WHERE id = $1) AS until, now() AS now',
+    'SELECT (SELECT orders_synced_until FROM shop_sync_state WHERE shop_id = $1) AS until, now() AS now',
     [shopId],
   );
   return rows[0]!;
@@ -16,11 +16,18 @@ export async function readOrdersWatermark(db: Queryable, shopId: string): Promis
 /** Moves the watermark forward (never back) to `until`. */
 export async function advanceOrdersWatermark(db: Queryable, shopId: string, until: Date): Promise<void> {
   await db.query(
-    `UPDATE shops SET orders_synced_until = GREATEST(COALESCE(orders_synced_until, $2), $2) WHERE id = $1`,
+    `INSERT INTO shop_sync_state (shop_id, orders_synced_until) VALUES ($1, $2)
+     ON CONFLICT (shop_id) DO UPDATE
+       SET orders_synced_until = GREATEST(shop_sync_state.orders_synced_until, EXCLUDED.orders_synced_until)`,
     [shopId, until.toISOString()],
   );
 }
 
+// The time is taken in VALUES and set from EXCLUDED: Citus refuses now() in ON CONFLICT DO UPDATE SET.
 export async function markReconciled(db: Queryable, shopId: string): Promise<void> {
-  await db.query('UPDATE shops SET last_reconciled_at = now() WHERE id = $1', [shopId]);
+  await db.query(
+    `INSERT INTO shop_sync_state (shop_id, last_reconciled_at) VALUES ($1, now())
+     ON CONFLICT (shop_id) DO UPDATE SET last_reconciled_at = EXCLUDED.last_reconciled_at`,
+    [shopId],
+  );
 }

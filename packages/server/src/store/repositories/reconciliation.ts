@@ -70,12 +70,16 @@ export async function recordDrift(
 
 /**
  * Claims the shop's periodic reconciliation: true for exactly one instance per period (the
- * row is updated only when the last run is older than `everyMs`).
+ * row is written only when the last run is older than `everyMs`; a second instance's insert waits
+ * for the first's and then finds the run recent). The time is taken in VALUES and compared and
+ * set from EXCLUDED: Citus refuses now() in ON CONFLICT DO UPDATE.
  */
 export async function claimReconciliation(db: Queryable, shopId: string, everyMs: number): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE shops SET last_reconciled_at = now()
-     WHERE id = $1 AND (last_reconciled_at IS NULL OR last_reconciled_at <= now() - make_interval(secs => $2::double precision / 1000))`,
+    `INSERT INTO shop_sync_state AS s (shop_id, last_reconciled_at) VALUES ($1, now())
+     ON CONFLICT (shop_id) DO UPDATE SET last_reconciled_at = EXCLUDED.last_reconciled_at
+      WHERE s.last_reconciled_at IS NULL
+         OR s.last_reconciled_at <= EXCLUDED.last_reconciled_at - make_interval(secs => $2::double precision / 1000)`,
     [shopId, everyMs * 0.9],
   );
   return rowCount > 0;
@@ -106,7 +110,11 @@ export async function saveReconciliationReport(
   shopId: string,
   report: ReconciliationReport,
 ): Promise<void> {
-  await db.query('UPDATE shops SET last_reconciliation = $2 WHERE id = $1', [shopId, JSON.stringify(report)]);
+  await db.query(
+    `INSERT INTO shop_sync_state (shop_id, last_reconciliation) VALUES ($1, $2)
+     ON CONFLICT (shop_id) DO UPDATE SET last_reconciliation = EXCLUDED.last_reconciliation`,
+    [shopId, JSON.stringify(report)],
+  );
 }
 
 /** The shop's last reconciliation report; undefined when it was never reconciled. */
@@ -115,7 +123,7 @@ export async function lastReconciliationReport(
   shopId: string,
 ): Promise<ReconciliationReport | undefined> {
   const { rows } = await db.query<{ report: ReconciliationReport | null }>(
-    'SELECT last_reconciliation AS report FROM shops WHERE id = $1',
+    'SELECT last_reconciliation AS report FROM shop_sync_state WHERE shop_id = $1',
     [shopId],
   );
   return rows[0]?.report ?? undefined;
