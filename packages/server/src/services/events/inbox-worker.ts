@@ -58,7 +58,7 @@ export function createInboxWorker(options: InboxWorkerOptions) {
       const attempts = claimed.attempts + 1;
       const park = attempts >= maxAttempts;
       logger.warn({ err, eventId: claimed.eventId, topic: claimed.topic, attempts, park }, 'platform event failed');
-      await markFailed(db, claimed.id, {
+      await markFailed(db, claimed, {
         error: String((err as Error).message ?? err),
         retryInMs: retryDelayMs(attempts),
         park,

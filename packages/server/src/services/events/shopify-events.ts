@@ -73,6 +73,6 @@ export async function holdWhileSyncStopped(tx: Queryable, event: InboxEvent): Pr
   // The claim read it (in this transaction, which nothing here has changed since).
   const status = event.shopifySync !== undefined ? event.shopifySync : await shopifyConnectionStatus(tx, event.shopId);
   if (status == null || status === 'active') return undefined;
-  await holdEvent(tx, event.id);
+  await holdEvent(tx, event);
   return `held until the shop is connected again: its Shopify sync is stopped (${status})`;
 }

@@ -65,12 +65,40 @@ export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<b
   return rowCount > 0;
 }
 
+/** Shops passed over by one claim before it reports the inbox empty (each had its due events taken). */
+const CLAIM_SHOP_TRIES = 8;
+
 /**
- * Claims the oldest due pending event and marks it processed, in one statement: the caller
- * processes it in the same transaction, so the mark commits with the processing or not at all.
- * Events another instance is processing are skipped (each is worked on by one instance).
+ * Claims the oldest due pending event and marks it processed: the caller processes it in the
+ * same transaction, so the mark commits with the processing or not at all. Events another
+ * instance is processing are skipped (each is worked on by one instance).
+ *
+ * The claim locks within one shop, so on Citus every locking statement is routed to that shop's
+ * shard (Citus refuses FOR UPDATE SKIP LOCKED across shards): the shop of the oldest due event is
+ * read first, without a lock (a cross-shop read, as the inbox is), then its oldest due event
+ * another instance has not locked is claimed. When another instance holds all of that shop's due
+ * events, the next shop is tried.
  */
 export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefined> {
+  const passed: string[] = [];
+  for (let tries = 0; tries < CLAIM_SHOP_TRIES; tries++) {
+    const { rows } = await tx.query<{ shop_id: string }>(
+      `SELECT shop_id FROM platform_events
+        WHERE status = 'pending' AND next_attempt_at <= now() AND shop_id <> ALL($1::bigint[])
+        ORDER BY next_attempt_at, id LIMIT 1`,
+      [passed],
+    );
+    const shopId = rows[0]?.shop_id;
+    if (shopId === undefined) return undefined;
+    const claimed = await claimShopDueEvent(tx, shopId);
+    if (claimed) return claimed;
+    passed.push(shopId);
+  }
+  return undefined;
+}
+
+/** Claims the shop's oldest due pending event no other instance holds (one shard on Citus). */
+async function claimShopDueEvent(tx: Queryable, shopId: string): Promise<InboxEvent | undefined> {
   const { rows } = await tx.query<{
     id: string;
     shop_id: string;
@@ -82,12 +110,13 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
     shopify_sync: ShopifyConnectionStatus | null;
   }>(
     `UPDATE platform_events e SET status = 'processed', processed_at = now(), attempts = attempts + 1, last_error = NULL
-     WHERE id = (SELECT id FROM platform_events WHERE status = 'pending' AND next_attempt_at <= now()
+     WHERE shop_id = $1
+       AND id = (SELECT id FROM platform_events WHERE shop_id = $1 AND status = 'pending' AND next_attempt_at <= now()
                  ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING id, shop_id, event_id, topic, payload, attempts - 1 AS attempts,
-       (SELECT platform FROM shops WHERE id = e.shop_id) AS platform,
-       (SELECT status FROM shopify_connections WHERE shop_id = e.shop_id) AS shopify_sync`,
-    [], // prepared: planned once per session, not per event
+       (SELECT platform FROM shops WHERE id = $1) AS platform,
+       (SELECT status FROM shopify_connections WHERE shop_id = $1) AS shopify_sync`,
+    [shopId],
   );
   const row = rows[0];
   return row
@@ -111,15 +140,15 @@ export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefin
  */
 export async function markFailed(
   db: Queryable,
-  id: string,
+  event: Pick<InboxEvent, 'shopId' | 'id'>,
   failure: { error: string; retryInMs: number; park: boolean },
 ): Promise<void> {
   await db.query(
     `UPDATE platform_events SET attempts = attempts + 1, last_error = $2,
        status = CASE WHEN $4 THEN 'parked' ELSE status END,
        next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
-     WHERE id = $1 AND status = 'pending'`,
-    [id, failure.error.slice(0, 2000), failure.retryInMs, failure.park],
+     WHERE shop_id = $5 AND id = $1 AND status = 'pending'`,
+    [event.id, failure.error.slice(0, 2000), failure.retryInMs, failure.park, event.shopId],
   );
 }
 
@@ -128,12 +157,12 @@ export async function markFailed(
  * sync is stopped (Shopify app uninstalled, token revoked) and the event waits, kept, until
  * `releaseHeldEvents` when the shop is connected again.
  */
-export async function holdEvent(tx: Queryable, id: string): Promise<void> {
+export async function holdEvent(tx: Queryable, event: Pick<InboxEvent, 'shopId' | 'id'>): Promise<void> {
   await tx.query(
     `UPDATE platform_events SET status = 'pending', processed_at = NULL, attempts = greatest(attempts - 1, 0),
        next_attempt_at = 'infinity'
-     WHERE id = $1`,
-    [id],
+     WHERE shop_id = $1 AND id = $2`,
+    [event.shopId, event.id],
   );
 }
 
