@@ -35,9 +35,36 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // A table wider than the screen scrolls inside its box (the page never scrolls sideways);
+  // while it does, the box is a named region the keyboard can reach and scroll.
+  const scrollers = [...document.querySelectorAll('.table-wrap')];
+  const reachScrollers = () => {
+    for (const wrap of scrollers) {
+      if (wrap.scrollWidth > wrap.clientWidth) {
+        wrap.tabIndex = 0;
+        wrap.setAttribute('role', 'region');
+        if (!wrap.hasAttribute('aria-label') && !wrap.hasAttribute('aria-labelledby')) {
+          wrap.setAttribute('aria-label', regionName(wrap));
+        }
+      } else if (wrap.getAttribute('role') === 'region') {
+        wrap.removeAttribute('tabindex');
+        wrap.removeAttribute('role');
+      }
+    }
+  };
+  reachScrollers();
+  window.addEventListener('resize', reachScrollers);
+
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();
     });
   }
 });
+
+/** A scrolling table's name: its caption, else the heading of its section, else 'Table'. */
+function regionName(wrap) {
+  const caption = wrap.querySelector('caption')?.textContent;
+  const heading = wrap.closest('section, details, main')?.querySelector('h1, h2, h3')?.textContent;
+  return `${(caption || heading || 'Table').trim()} (scrolls sideways)`;
+}
