@@ -21,6 +21,7 @@ import { adminErrorHandler, notFoundPage } from './error-pages.js';
 import { createFormIds, type FormIds } from './forms.js';
 import { UPLOT_DIR, WEB_DIR } from './render.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { homeRoutes } from './routes/home.js';
 import { inventoryRoutes } from './routes/inventory.js';
 import { labelRoutes } from './routes/labels/label-routes.js';
 import { orderRoutes } from './routes/orders/order-routes.js';
@@ -47,6 +48,8 @@ export interface AdminDeps {
   keyring: Keyring;
   /** Session lifetimes; 30 minutes idle and 12 hours in all when not given. */
   sessionLifetimes?: SessionLifetimes;
+  /** TARE_SANDBOX: the home page links the sandbox shops' storefronts only while they are served. */
+  sandbox?: boolean;
 }
 
 export interface AdminContext extends AdminDeps {
@@ -95,6 +98,7 @@ export function adminApp(deps: AdminDeps) {
     app.addHook('onRequest', resolveStaff(ctx));
 
     app.get('/admin', (_request, reply) => reply.redirect('/admin/api-keys', 303));
+    await app.register(homeRoutes(ctx));
     await app.register(signInRoutes(ctx));
     await app.register(passwordRoutes(ctx));
     await app.register(apiKeyRoutes(ctx));

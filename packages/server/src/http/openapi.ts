@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_STATUS, EXAMPLE_REQUEST_ID, ErrorBody, ErrorEnvelope, type ErrorCode } from '@tare/contracts';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import pkg from '../../package.json' with { type: 'json' };
+import { WEB_DIR } from '../admin/render.js';
 
 /** What a route adds to the OpenAPI document beyond its schema (documentation only). */
 export interface RouteDoc {
@@ -313,10 +315,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route.config?.openapi), url }),
   };
   await app.register(swagger, options);
+  // Tare's name, icon and wordmark (linking the home page) instead of Swagger's.
+  const asset = (name: string) => readFileSync(`${WEB_DIR}assets/${name}`);
   await app.register(swaggerUi, {
     routePrefix: DOCS_PATH,
     uiConfig: { deepLinking: true, persistAuthorization: false },
     validatorUrl: false,
+    logo: { type: 'image/svg+xml', content: asset('wordmark.svg'), href: '/', target: '_self' },
+    theme: {
+      title: 'Tare API documentation',
+      favicon: [
+        { filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: asset('favicon.svg') },
+      ],
+    },
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }

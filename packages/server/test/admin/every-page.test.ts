@@ -1,0 +1,158 @@
+/**
+ * Every admin page, signed out and in, on a shop like the demo's (orders, ledger entries, keys,
+ * labels) at a laptop's 1280×800 and a phone's 360×740: no page scrolls sideways, each passes
+ * axe-core with no serious or critical violation, and each is saved as a screenshot in
+ * test-output/admin-screenshots/ (`every-page-<width>-<page>.png`).
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
+import type { RunningServer } from '../../src/main.js';
+import { createAdminUser } from '../../src/services/admin-users.js';
+import type { Db } from '../../src/store/db.js';
+import { testDrivers } from '../support/databases.js';
+import { call, seedShop, startTestServer } from '../support/harness.js';
+import { signIn, staffWithPassword } from './support/admin-site.js';
+import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 360, height: 740 },
+] as const;
+
+/** The signed-in pages, by name: each path on the demo shop's data. */
+const SIGNED_IN_PAGES: [name: string, path: string][] = [
+  ['api-keys', '/admin/api-keys'],
+  ['products', '/admin/products'],
+  ['product', '/admin/products/1001'],
+  ['product-new', '/admin/products/new'],
+  ['variant', '/admin/products/1001/variants/2001'],
+  ['variant-new', '/admin/products/1001/variants/new'],
+  ['inventory', '/admin/inventory'],
+  ['inventory-level', '/admin/inventory/70001/2001'],
+  ['orders', '/admin/orders'],
+  ['order', '/admin/orders/5001'],
+  ['labels', '/admin/labels'],
+  ['labels-locale', '/admin/labels/fr'],
+  ['settings', '/admin/settings'],
+  ['password', '/admin/password'],
+  ['not-found', '/admin/no-such-page'],
+];
+
+/**
+ * How far the page scrolls sideways (its document's width past the window's) and, to say why,
+ * the innermost elements whose right edge is past the window.
+ */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    // What scrolls inside a box of its own (a wide table) does not move the page.
+    const clipped = (element: Element) => {
+      for (let box = element.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    const past = [...document.body.querySelectorAll('*')].filter(
+      (element) => element.getBoundingClientRect().right > window.innerWidth + 0.5 && !clipped(element),
+    );
+    const innermost = past.filter((element) => !past.some((other) => other !== element && element.contains(other)));
+    return {
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      elements: innermost.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+    };
+  });
+
+describe.each(testDrivers().slice(0, 1))('every admin page at 1280 and 360 px in Chromium on $name', (driver) => {
+  let db: Db;
+  let server: RunningServer;
+  let browser: TestBrowser;
+  let staff: { email: string; password: string };
+  let newcomer: { email: string; oneTimePassword: string };
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    db = await driver.create();
+    server = await startTestServer(db);
+    const { key } = await seedShop(db, DEMO_CATALOG.shops[0]!);
+    // Ledger entries of several kinds: an API adjustment and set beside the import's levels.
+    const write = (path: string, method: string, body: unknown, idempotencyKey: string) =>
+      call(server, `/api/v1${path}`, {
+        method,
+        key,
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(body),
+      });
+    for (const [n, value] of [-0.25, -1.5, 0.75].entries()) {
+      const adjusted = await write(
+        '/inventory/adjustments',
+        'POST',
+        { locationId: '70001', adjustments: [{ variantId: '2001', delta: { value, unit: 'kg' } }] },
+        `every-page-adjust-${n}`,
+      );
+      expect(adjusted.status).toBe(200);
+    }
+    staff = await staffWithPassword(db, DEMO_SHOP);
+    newcomer = await createAdminUser(db, { shopDomain: DEMO_SHOP, email: 'newcomer@demo-shop.example' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.close();
+    await db?.close();
+  });
+
+  /** A page of its own at the viewport's size (cookies shared by the context). */
+  const openAt = async (viewport: (typeof VIEWPORTS)[number]) => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    return page;
+  };
+
+  /** Opens `path`, then checks the width, the accessibility scan and saves its screenshot. */
+  const walk = async (page: Page, viewport: (typeof VIEWPORTS)[number], name: string, path: string) => {
+    if (path) await page.goto(`${server.url}${path}`);
+    await page.waitForLoadState('load');
+    const sideways = await sidewaysOverflow(page);
+    expect
+      .soft(sideways.overflow, `${name} scrolls sideways at ${viewport.width} px: ${sideways.elements.join(', ')}`)
+      .toBeLessThanOrEqual(0);
+    expect.soft(await seriousAccessibilityViolations(page), `${name} at ${viewport.width} px`).toEqual([]);
+    await screenshot(page, `every-page-${viewport.width}-${name}`);
+  };
+
+  test.each(VIEWPORTS)(
+    'signed out at $width px: the home page, sign-in, its error, a missing page',
+    async (viewport) => {
+      const page = await openAt(viewport);
+      await walk(page, viewport, 'home', '/');
+      await walk(page, viewport, 'sign-in', '/admin/login');
+      await page.getByLabel('Email').fill(staff.email);
+      await page.getByLabel('Password').fill('not the password');
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await walk(page, viewport, 'sign-in-refused', '');
+      await walk(page, viewport, 'not-found-signed-out', '/admin/no-such-page');
+    },
+  );
+
+  test.each(VIEWPORTS)('the one-time password’s forced change at $width px', async (viewport) => {
+    const page = await openAt(viewport);
+    await signIn(page, server, newcomer.email, newcomer.oneTimePassword);
+    expect(new URL(page.url()).pathname).toBe('/admin/password');
+    // Nothing to navigate to before the password is chosen.
+    expect(await page.getByRole('navigation').count()).toBe(0);
+    await walk(page, viewport, 'password-required', '');
+  });
+
+  test.each(VIEWPORTS)(
+    'every signed-in page at $width px',
+    async (viewport) => {
+      const page = await openAt(viewport);
+      await signIn(page, server, staff.email, staff.password);
+      for (const [name, path] of SIGNED_IN_PAGES) await walk(page, viewport, name, path);
+    },
+    120_000,
+  );
+});
