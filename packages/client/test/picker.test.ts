@@ -69,6 +69,29 @@ describe('pickLine in function mode', () => {
     expect(pick(ROBUSTA, 250).ok && (pick(ROBUSTA, 250) as { linePrice: string }).linePrice).toBe('4.50');
   });
 
+  it('when the shop shows unit prices, then the line states the price per its reference (the variant’s, or a priced preset’s)', () => {
+    const labels = { ...EN, referenceUnitPrice: 'Price per measure', referenceUnitPriceValue: '{UnitPrice}' };
+    const perKg = (amount: string) => ({ amount, currency: 'USD', reference: { value: 1, unit: 'kg' } });
+    const robusta: PickerVariantConfig = {
+      ...ROBUSTA,
+      unitPrice: perKg('18.00'),
+      presets: [{ value: 250 }, { value: 1000, price: '16.00', unitPrice: perKg('16.00') }],
+    };
+    const picked = (variant: PickerVariantConfig, value: number) =>
+      pickLine({ variantId: '2002', variant, pricingMode: 'function', labels, locale: 'en', value });
+    const quarter = picked(robusta, 250);
+    expect(quarter.ok && quarter.visible).toEqual([
+      { name: 'Unit price', value: '$1.80/100g' },
+      { name: 'Price per measure', value: '$18.00/kg' },
+      { name: 'Net weight', value: '250 g' },
+    ]);
+    const bag = picked(robusta, 1000);
+    expect(bag.ok && bag.visible[1]).toEqual({ name: 'Price per measure', value: '$16.00/kg' });
+    // Unit pricing off: the document carries no unitPrice, and nothing is stated.
+    const off = picked(ROBUSTA, 250);
+    expect(off.ok && off.visible.map((p) => p.name)).toEqual(['Unit price', 'Net weight']);
+  });
+
   it.each([
     [0, '0 is below the minimum 0.25'],
     [1.3, '1.3 is not a multiple of the increment 0.25 from 0.25'],

@@ -9,6 +9,7 @@
  * Plain data and plain functions, no dependency: they run in Node, browsers and a Shopify Function.
  */
 import type { MeasurementRules } from './measurement-rules.js';
+import type { UnitPrice } from './unit-price.js';
 
 /** Namespace of the app-owned metafields (`$app` is the app's reserved prefix on Shopify). */
 export const METAFIELD_NAMESPACE = '$app:tare';
@@ -31,12 +32,20 @@ export interface VariantMeasurementConfig {
   displayStyle: 'number' | 'pills' | 'dropdown';
   /** For `number`. */
   rules?: MeasurementRules;
-  /** For `pills` and `dropdown`; a preset's `price` is the price of a line of exactly its value. */
-  presets?: { value: number; label?: string; price?: string }[];
+  /**
+   * For `pills` and `dropdown`; a preset's `price` is the price of a line of exactly its value,
+   * and its `unitPrice` that price per the shop's reference.
+   */
+  presets?: { value: number; label?: string; price?: string; unitPrice?: UnitPrice }[];
   /** The variant's price per unit measurement: decimal text in `currency` (`'24.00'`). */
   price: string;
   /** ISO 4217 code of the shop's currency. */
   currency: string;
+  /**
+   * The price per the shop's reference quantity (PRODUCT.md §21: €19.20 per 1 kg for €4.80 per
+   * 250 g), present only while the shop has unit pricing on.
+   */
+  unitPrice?: UnitPrice;
 }
 
 export interface ShopStorefrontConfig {
@@ -56,10 +65,12 @@ export interface ConfiguredVariant {
     onlineStore: {
       displayStyle: VariantMeasurementConfig['displayStyle'];
       rules?: MeasurementRules;
-      presets?: { value: number; label?: string; price?: string }[];
+      presets?: { value: number; label?: string; price?: string; unitPrice?: UnitPrice }[];
     };
   };
   price: string;
+  /** With the shop's unit pricing on (§21): the variant's price per the shop's reference. */
+  unitPrice?: UnitPrice;
 }
 
 /**
@@ -80,6 +91,7 @@ export function variantMeasurementConfig(variant: ConfiguredVariant, currency: s
     ...(store.displayStyle !== 'number' && store.presets ? { presets: store.presets.map((p) => ({ ...p })) } : {}),
     price: variant.price,
     currency,
+    ...(variant.unitPrice ? { unitPrice: { ...variant.unitPrice } } : {}),
   };
 }
 

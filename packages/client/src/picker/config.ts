@@ -1,5 +1,6 @@
 import { readShopStorefrontConfig, readVariantMeasurementConfig } from '@tare/contracts';
 import type { MeasurementRules } from '../cart/rules.js';
+import type { UnitPrice } from '../types.js';
 
 /*
  * The documents the picker reads (PRODUCT.md §18): the variant metafield `$app:tare.measurement`
@@ -14,10 +15,12 @@ export interface PickerVariantConfig {
   unitMeasurement: { unit: string; value: number };
   displayStyle: 'number' | 'pills' | 'dropdown';
   rules?: MeasurementRules;
-  presets?: { value: number; label?: string; price?: string }[];
+  presets?: { value: number; label?: string; price?: string; unitPrice?: UnitPrice }[];
   /** Price per unit measurement, decimal text in `currency`. */
   price: string;
   currency: string;
+  /** The price per the shop's reference quantity (€19.20 per 1 kg), only while the shop shows unit prices. */
+  unitPrice?: UnitPrice;
 }
 
 export type PricingMode = 'function' | 'base_units';

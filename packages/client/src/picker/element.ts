@@ -39,6 +39,7 @@ function createPickerClass() {
       | {
           value(): number | undefined;
           price: HTMLElement;
+          reference: HTMLElement;
           unit: HTMLElement;
           error: HTMLElement;
           status: HTMLElement;
@@ -155,6 +156,8 @@ function createPickerClass() {
         value = () => (select.value === '' ? undefined : Number(select.value));
       }
       const price = this.#element('output', { class: 'tare-picker__price', 'aria-live': 'polite' });
+      // The price per the shop's reference (€19.20/kg), beside the price, while the shop shows unit prices.
+      const reference = this.#element('span', { class: 'tare-picker__reference-price' });
       const unit = this.#element('p', { class: 'tare-picker__unit-price' });
       const button = this.#element(
         'button',
@@ -164,14 +167,14 @@ function createPickerClass() {
       const status = this.#element('p', { class: 'tare-picker__status', role: 'status' });
       button.addEventListener('click', () => void this.#add());
       root.append(
-        this.#element('p', { class: 'tare-picker__line' }, `${this.#text('price')}: `, price),
+        this.#element('p', { class: 'tare-picker__line' }, `${this.#text('price')}: `, price, ' ', reference),
         unit,
         error,
         button,
         status,
       );
       this.append(root);
-      this.#ui = { value, price, unit, error, status, button };
+      this.#ui = { value, price, reference, unit, error, status, button };
       this.#update(false);
     }
 
@@ -186,10 +189,14 @@ function createPickerClass() {
         ui.price.textContent = formatMoney(line.linePrice, context.variant.currency, context.locale);
         const unitPrice = line.visible[0];
         ui.unit.textContent = unitPrice ? `${unitPrice.name}: ${unitPrice.value}` : '';
+        const referenceName = context.labels['referenceUnitPrice'];
+        const perReference = line.visible.find((p) => p.name === referenceName && p !== unitPrice);
+        ui.reference.textContent = perReference ? perReference.value : '';
         ui.error.textContent = '';
         field?.removeAttribute('aria-invalid');
       } else {
         ui.price.textContent = '—';
+        ui.reference.textContent = '';
         if (announce) {
           ui.error.textContent = line.reasons.join('. ');
           field?.setAttribute('aria-invalid', 'true');

@@ -80,7 +80,12 @@ export function pickLine(input: PickLineInput): PickedLine {
   try {
     const properties = buildLineItemProperties({
       product: { id: '', measurementType: variant.type },
-      variant: { id: input.variantId, unitMeasurement: variant.unitMeasurement },
+      variant: {
+        id: input.variantId,
+        unitMeasurement: variant.unitMeasurement,
+        ...(variant.unitPrice ? { unitPrice: variant.unitPrice } : {}),
+        ...(variant.presets ? { settings: { onlineStore: { presets: variant.presets } } } : {}),
+      },
       labels: input.labels,
       measurement: { value: lineMeasure, unit },
       price: variant.price,

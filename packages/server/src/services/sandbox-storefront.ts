@@ -84,7 +84,7 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
       const variants = page.slice(0, STOREFRONT_PAGE_SIZE).map((variant) => ({
         id: variant.id,
         title: variant.title,
-        config: variantDocument({ ...variant, measurementType: product.measurementType }, shop.currency),
+        config: variantDocument({ ...variant, measurementType: product.measurementType }, shop),
       }));
       const selected = variants.find((v) => v.id === variantId) ?? variants[0];
       if (!selected) throw errors.notFound('product', productId);

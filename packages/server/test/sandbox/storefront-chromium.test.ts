@@ -54,6 +54,32 @@ describe('sandbox storefront in Chromium', () => {
     });
   });
 
+  test('when the demo shop shows unit prices, then the picker shows the price per kg beside the price, and the cart line carries it', async () => {
+    await withPage(browser.newContext(), async (page) => {
+      await page.goto(`${storefrontUrl(server)}products/1001?variant=2002`);
+      // Robusta at $1.80 per 100 g: the 250 g pill costs $4.50, which is $18.00/kg.
+      await page.waitForSelector('tare-measure-picker input[type="radio"]');
+      const shown = () =>
+        page.evaluate(() => ({
+          price: document.querySelector('.tare-picker__price')?.textContent,
+          reference: document.querySelector('.tare-picker__reference-price')?.textContent,
+        }));
+      expect(await shown()).toEqual({ price: '$4.50', reference: '$18.00/kg' });
+      // The 1 kg bag has its own price, so its own price per kg.
+      await page.getByLabel('1 kg').check();
+      expect(await shown()).toEqual({ price: '$16.00', reference: '$16.00/kg' });
+      await page.getByLabel('250 g').check();
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await expect.poll(() => page.locator('.tare-picker__status').textContent()).toBe('Added to cart: $4.50');
+      await page.goto(`${storefrontUrl(server)}cart`);
+      expect(await page.textContent('main')).toContain('$18.00/kg');
+      // Arabica is sold per 1 kg, the shop's reference: its unit price already says it once.
+      await page.goto(`${storefrontUrl(server)}products/1001?variant=2001`);
+      await page.waitForSelector('tare-measure-picker input[type="number"]');
+      expect(await shown()).toEqual({ price: '$24.00', reference: '' });
+    });
+  });
+
   test('when a value the rules refuse is added, then an alert says why and nothing reaches the cart', async () => {
     await withPage(browser.newContext(), async (page) => {
       await page.goto(`${storefrontUrl(server)}products/1001`);

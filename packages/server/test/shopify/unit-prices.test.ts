@@ -5,6 +5,7 @@
  * product; a unit Shopify's enums cannot state is hidden and reported, never approximated; a
  * failure is retried, a refusal waits for a newer document; turning unit pricing off hides it.
  */
+import { readVariantMeasurementConfig } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePlatform } from '../../src/cli/platform-show.js';
 import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
@@ -16,6 +17,7 @@ import { testDrivers } from '../support/databases.js';
 import { variantFixture } from '../support/harness.js';
 import { type ShopifyShop, startShopifyShop } from '../support/shopify-shop.js';
 
+const NS = '$app:tare';
 type UnitPricing = NonNullable<NonNullable<ImportShop['settings']>['unitPricing']>;
 
 describe.each(testDrivers())('Shopify unit prices on $name', ({ create }) => {
@@ -109,6 +111,12 @@ describe.each(testDrivers())('Shopify unit prices on $name', ({ create }) => {
         .sort(),
     ).toEqual(['gid://shopify/Product/1001', 'gid://shopify/Product/1002', 'gid://shopify/Product/1003']);
     expect(bulkUpdates().every((c) => c.status === 'ok')).toBe(true);
+    // The picker's document carries the same figure: 24.00 per 100 g is 240.00 per kg.
+    expect(readVariantMeasurementConfig(shop.fake.metafield('2002', NS, 'measurement'))?.unitPrice).toEqual({
+      amount: '240.00',
+      currency: 'USD',
+      reference: { value: 1, unit: 'kg' },
+    });
   });
 
   it('when a unit has no Shopify enum, then its unit price is hidden, not approximated, and reported', async () => {
@@ -178,6 +186,7 @@ describe.each(testDrivers())('Shopify unit prices on $name', ({ create }) => {
     await saveUnitPricing({ enabled: false });
     await shop.settle();
     for (const id of ['2001', '2002', '2101', '2301']) expect(variant(id).showUnitPrice).toBe(false);
+    expect(readVariantMeasurementConfig(shop.fake.metafield('2002', NS, 'measurement'))?.unitPrice).toBeUndefined();
     const report = await describePlatform({ db, keyring: shop.keyring }, (await findShopByDomain(db, shop.domain))!);
     expect(report.unitPriceIssues).toEqual([]);
   });

@@ -1,6 +1,9 @@
 import {
   type PricingMode,
   type ShopStorefrontConfig,
+  type UnitPrice,
+  unitPrice,
+  unitPriceReference,
   type VariantMeasurementConfig,
   variantMeasurementConfig,
 } from '@tare/contracts';
@@ -44,7 +47,7 @@ export async function queueStorefrontMetafields(
   const documents: MetafieldDocument[] = variants.map((variant) => ({
     ownerType: 'ProductVariant',
     ownerId: variant.id,
-    document: variantDocument(variant, shop.currency),
+    document: variantDocument(variant, shop),
   }));
   documents.push({ ownerType: 'Shop', ownerId: '', document: await shopDocument(tx, shop) });
   documents.push(...(await unitPriceDocuments(tx, shop, variants)));
@@ -58,7 +61,18 @@ export async function queueEveryStorefrontMetafield(tx: Queryable, shopId: strin
   return queueStorefrontMetafields(tx, shopId);
 }
 
-export function variantDocument(variant: StorefrontVariant, currency: string): VariantMeasurementConfig {
+/**
+ * A variant's `$app:tare.measurement` document; with the shop's unit pricing on (PRODUCT.md §21),
+ * its price per the shop's reference and each preset's with a price of its own, as the API's
+ * variant answers them (toApiVariant), so the picker shows the same figure.
+ */
+export function variantDocument(
+  variant: StorefrontVariant,
+  shop: Pick<Shop, 'currency' | 'unitPricing'>,
+): VariantMeasurementConfig {
+  const reference = unitPriceReference(shop.unitPricing, variant.measurementType);
+  const priced = (price: string, value: number | string): { unitPrice?: UnitPrice } =>
+    reference ? { unitPrice: unitPrice(price, { value, unit: variant.unit }, reference, shop.currency) } : {};
   return variantMeasurementConfig(
     {
       measurementType: variant.measurementType,
@@ -67,12 +81,20 @@ export function variantDocument(variant: StorefrontVariant, currency: string): V
         onlineStore: {
           displayStyle: variant.displayStyle,
           ...(variant.rules ? { rules: variant.rules } : {}),
-          ...(variant.presets ? { presets: variant.presets } : {}),
+          ...(variant.presets
+            ? {
+                presets: variant.presets.map((preset) => ({
+                  ...preset,
+                  ...(preset.price === undefined ? {} : priced(preset.price, preset.value)),
+                })),
+              }
+            : {}),
         },
       },
       price: variant.price,
+      ...priced(variant.price, variant.unitValue),
     },
-    currency,
+    shop.currency,
   );
 }
 
