@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { errorInWords } from '../messages/issue-words.js';
 import { sendPage } from './render.js';
 import { csrfTokenFor } from './staff.js';
 
@@ -41,7 +42,7 @@ export function adminErrorHandler(error: FastifyError, request: FastifyRequest, 
     return notFoundPage(request, reply);
   }
   if (error instanceof AppError && error.status < 500) {
-    return messagePage(request, reply, error.status, { title: 'Request refused', message: error.message });
+    return messagePage(request, reply, error.status, { title: 'Request refused', message: errorInWords(error) });
   }
   if (error.statusCode === 413) {
     return messagePage(request, reply, 413, { title: 'Too large', message: 'The form sent was too large.' });

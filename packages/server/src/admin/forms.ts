@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ValidationIssue } from '@tare/contracts';
 import { AppError, errors } from '../errors.js';
+import { issueAtPlace, issueInWords, issuesOf } from '../messages/issue-words.js';
 
 /** What a form acts on, as its route reads it: `['inventory', locationId, variantId, 'adjust']`. */
 export type FormTarget = readonly string[];
@@ -47,9 +47,9 @@ export function field(body: unknown, name: string): string {
 }
 
 /**
- * A service's validation error as the form shows it: the API's message at the top (`The request
- * is invalid: /name …`) and each issue beside its field (by the pointer's first segment, or as
- * `fieldOf` maps the pointer), named by its label.
+ * A service's validation error as the form shows it: each issue once, beside its field (by the
+ * pointer's first segment, or as `fieldOf` maps the pointer), in words and named by its label
+ * (issueInWords); the top of the form only counts them. An issue no field holds is said at the top.
  */
 export function formIssues(
   error: unknown,
@@ -57,11 +57,20 @@ export function formIssues(
   fieldOf: (path: string) => string = (path) => path.split('/')[1] ?? '',
 ): { summary: string; issues: Record<string, string> } | undefined {
   if (!(error instanceof AppError) || error.code !== 'bad_request') return undefined;
-  const list = (error.details?.errors as ValidationIssue[] | undefined) ?? [];
+  const list = issuesOf(error);
+  if (list.length === 0) return { summary: error.message, issues: {} };
   const issues: Record<string, string> = {};
+  const elsewhere: string[] = [];
   for (const issue of list) {
     const name = fieldOf(issue.path);
-    issues[name] ??= `${labels[name] ?? name} ${issue.message}`;
+    if (name && labels[name]) issues[name] ??= issueInWords(labels[name], issue.message);
+    else elsewhere.push(`${issueAtPlace(issue)}.`);
   }
-  return { summary: error.message, issues };
+  return { summary: [problemsSummary(Object.keys(issues).length), ...elsewhere].join(' '), issues };
+}
+
+/** The top of a refused form: how many problems, shown beside their fields. */
+export function problemsSummary(count: number): string {
+  if (count === 0) return 'Nothing was saved.';
+  return `Nothing was saved: ${count} problem${count === 1 ? '' : 's'} to fix, shown beside the field${count === 1 ? '' : 's'}.`;
 }

@@ -128,7 +128,7 @@ describe.each(testDrivers())('admin labels pages in Chromium on $name', (driver)
     await field('unitPrice_weight_value_kg').fill('{Prce}/{Quantity}');
     await page.getByRole('button', { name: 'Save labels' }).click();
     expect(await page.locator('#form-errors').textContent()).toContain(
-      'The request is invalid: /labels/en/unitPrice_weight_value_kg has an unknown token {Prce}',
+      'Nothing was saved: 1 problem to fix, shown beside the field.',
     );
     const input = field('unitPrice_weight_value_kg');
     expect(await input.getAttribute('aria-invalid')).toBe('true');

@@ -73,7 +73,7 @@ describe.each(testDrivers())('a merchant’s journey in Chromium on $name', (dri
     }
     await submit('Create product');
     expect(await page.locator('#productId-error').textContent()).toBe(
-      'Product id must be a numeric id string of 1 to 20 digits',
+      'Product id must be a number of 1 to 20 digits, like 5001',
     );
     expect(await page.getByLabel('Product id').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Variant title').inputValue()).toBe('By the gram');

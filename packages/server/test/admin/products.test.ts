@@ -190,10 +190,14 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
     ]);
     const fields = await formFields(page, '#variant-form');
     const { _csrf: _, ...values } = fields;
-    const query = new URLSearchParams({ ...values, presetPrice_0: '39,00' });
+    // A decimal comma is read as the merchant meant it; a price that is no number is said.
+    const comma = new URLSearchParams({ ...values, presetPrice_0: '39,00' });
+    const read = await page.request.get(`${variantUrl('1002', '2101')}/preview?${comma}`);
+    expect((await read.json()).lines[0].linePrice).toBe('$39.00');
+    const query = new URLSearchParams({ ...values, presetPrice_0: '39.0.0' });
     const answer = await page.request.get(`${variantUrl('1002', '2101')}/preview?${query}`);
     expect(answer.status()).toBe(200);
-    expect((await answer.json()).problems).toEqual(['Preset: the preset price is not a decimal number: 39,00']);
+    expect((await answer.json()).problems).toEqual(['Preset: the preset price is not a decimal number: 39.0.0']);
   });
 
   test('when the display style becomes pills with presets and then number again, then the API follows each time', async () => {
@@ -298,7 +302,7 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
     await page.getByLabel('Unit value').fill('25');
     await page.getByLabel('Default value').fill('0');
     await submit('Add variant');
-    expect(await page.locator('#defaultValue-error').textContent()).toBe('Default value must be > 0');
+    expect(await page.locator('#defaultValue-error').textContent()).toBe('Default value must be more than 0');
     expect(await page.getByLabel('Variant title').inputValue()).toBe(`Tin ${HOSTILE}`);
 
     await page.getByLabel('Default value').fill('2');
@@ -387,7 +391,9 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
 
     await page.getByLabel('Default value').fill('lots');
     await submit('Save variant');
-    expect(await page.locator('#defaultValue-error').textContent()).toBe('Default value must be a number');
+    expect(await page.locator('#defaultValue-error').textContent()).toBe(
+      'Default value must be a number, like 4.20 (use a dot for decimals)',
+    );
     expect(await page.getByLabel('Default value').inputValue()).toBe('lots');
     expect(await page.locator('#preview').textContent()).toContain('Default value must be a number');
 
@@ -397,9 +403,7 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
       form: { ...fields, defaultValue: '2', unit: 'm' },
     });
     expect(answer.status()).toBe(400);
-    expect(await answer.text()).toContain(
-      'Unit unit &#39;m&#39; is not a weight unit; use one of mg, g, kg, t, oz, lb, st',
-    );
+    expect(await answer.text()).toContain('Unit &#39;m&#39; is not a weight unit; use one of mg, g, kg, t, oz, lb, st');
     expect(await variantOf('1001', '2003')).toEqual(before);
   });
 

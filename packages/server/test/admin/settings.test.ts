@@ -135,13 +135,13 @@ describe.each(testDrivers())('admin settings page in Chromium on $name', (driver
     const before = await storedShop();
     await page.getByLabel('Merge matching line items').uncheck();
     for (const [typed, message] of [
-      ['0', 'Requests per minute must be >= 1'],
-      ['abc', 'Requests per minute must be integer'],
+      ['0', 'Requests per minute must be 1 or more'],
+      ['abc', 'Requests per minute must be a whole number, like 3'],
     ]) {
       await page.getByLabel('Requests per minute').fill(typed!);
       await page.getByRole('button', { name: 'Save settings' }).click();
       expect(await page.locator('#requestsPerMinute-error').textContent()).toBe(message);
-      expect(await page.getByRole('alert').textContent()).toContain('/requestsPerMinute');
+      expect(await page.getByRole('alert').textContent()).toContain('1 problem to fix, shown beside the field');
       expect(await page.getByLabel('Requests per minute').inputValue()).toBe(typed);
       expect(await page.getByLabel('Requests per minute').getAttribute('aria-invalid')).toBe('true');
       // What was typed is shown again, the other fields as they were sent.

@@ -7,14 +7,14 @@ import { stockOf, stockOverview } from '../../services/inventory/stock-overview.
 import type { InventoryWrite } from '../../services/inventory/write-inventory.js';
 import { decodeShopScaleBarcode } from '../../services/scale-barcodes/decode-scale-barcode.js';
 import type { AdminContext } from '../admin-app.js';
-import { field, type FormTarget, formIssues } from '../forms.js';
+import { field, type FormTarget, formIssues, problemsSummary } from '../forms.js';
+import { readTypedNumber } from '../typed-number.js';
 import { sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff, staffActor } from '../staff.js';
 
 const LEDGER_ROWS = 100;
 /** The admin's stock writes carry Idempotency-Keys of their own (`admin-<form id>`), apart from an API client's. */
 const ADMIN_KEY_PREFIX = 'admin-';
-const NUMBER = /^-?\d+(\.\d+)?$/;
 
 interface Level {
   Params: { locationId: string; variantId: string };
@@ -134,12 +134,13 @@ export function inventoryRoutes(ctx: AdminContext) {
       formOf(locationId, variantId, operation === 'adjustment' ? 'adjust' : 'set'),
     );
     try {
-      if (!NUMBER.test(text)) throw errors.validation([{ path: `/${name}/value`, message: 'must be a number' }]);
+      const typed = readTypedNumber(text);
+      if (!typed.ok) throw errors.validation([{ path: `/${name}/value`, message: typed.hint }]);
       await writeAsStaff(request, formId, {
         operation,
         locationId,
         // Parsed as the API parses JSON numbers; the writer makes it exact (decimal.js).
-        entries: [{ variantId, value: Number(text), unit, path: '', field: name }],
+        entries: [{ variantId, value: Number(typed.text), unit, path: '', field: name }],
       });
     } catch (error) {
       const shown = formIssues(error, { delta: 'Change', quantity: 'New level' });
@@ -195,7 +196,7 @@ export function inventoryRoutes(ctx: AdminContext) {
       // An unknown item or a label that cannot measure its variant is the scan's fault too.
       const refused = error instanceof AppError && ['not_found', 'unprocessable'].includes(error.code);
       const shown = refused
-        ? { summary: error.message, issues: { code: error.message } }
+        ? { summary: problemsSummary(1), issues: { code: `Label: ${error.message}` } }
         : formIssues(error, { code: 'Label', locationId: 'Location' }, () => 'code');
       if (!shown) throw error;
       return overviewPage(request, reply, { status: refused ? error.status : 400, ...shown });

@@ -12,6 +12,7 @@ import { lastReconciliationReport } from '../../store/repositories/reconciliatio
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, formIssues } from '../forms.js';
+import { readTypedNumber } from '../typed-number.js';
 import { sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
 
@@ -26,7 +27,6 @@ const FIELDS: Record<string, { path: string; label: string }> = {
 const LABELS = Object.fromEntries(Object.entries(FIELDS).map(([name, { label }]) => [name, label]));
 /** Rendered as a hidden field: a post without it is not this form, and its missing boxes do not mean "off". */
 const FORM_MARKER = 'settings';
-const NUMBER = /^-?\d+(\.\d+)?$/;
 
 const NOTICES: Record<string, string> = {
   saved: 'Settings saved: the API and the storefront use them from the next request.',
@@ -70,6 +70,7 @@ function postedValues(body: unknown): Values {
  */
 function settingsDocument(shop: Shop, values: Values) {
   const perMinute = String(values.requestsPerMinute);
+  const typed = readTypedNumber(perMinute);
   return {
     shops: [
       {
@@ -82,9 +83,9 @@ function settingsDocument(shop: Shop, values: Values) {
           ...(values.platformStockChanges === '' ? {} : { platformStockChanges: values.platformStockChanges }),
           rateLimit: {
             enabled: values.rateLimitEnabled,
-            // A number goes in as JSON would carry it; anything else as the text typed, which the
-            // import's validation then names ("must be integer").
-            requestsPerMinute: NUMBER.test(perMinute) ? Number(perMinute) : perMinute,
+            // A number goes in as JSON would carry it (`1 000` too, see readTypedNumber); anything
+            // else as the text typed, which the import's validation then names.
+            requestsPerMinute: typed.ok ? Number(typed.text) : perMinute,
           },
         },
       },
@@ -183,6 +184,10 @@ export function settingsRoutes(ctx: AdminContext) {
       try {
         const shop = await findShopById(ctx.db, staff.shopId);
         if (!shop) throw errors.notFound('shop', staff.shopDomain);
+        const typed = readTypedNumber(String(values.requestsPerMinute ?? ''));
+        // `1,000` could be a thousand or one: said beside the field rather than guessed.
+        if (!typed.ok && typed.ambiguous)
+          throw errors.validation([{ path: '/requestsPerMinute', message: typed.hint }]);
         const checked = validateImport(settingsDocument(shop, values));
         if (!checked.ok) throw errors.validation(onFormFields(checked.issues));
         await ctx.importCatalog(checked.value);

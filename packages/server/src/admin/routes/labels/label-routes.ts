@@ -1,4 +1,3 @@
-import type { ValidationIssue } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { previewLabel } from '../../../domain/label-preview.js';
 import { normalizeLocale } from '../../../domain/labels.js';
@@ -13,6 +12,8 @@ import {
   releaseAdminForm,
 } from '../../../store/repositories/admin-sessions.js';
 import type { AdminContext } from '../../admin-app.js';
+import { problemsSummary } from '../../forms.js';
+import { issueAtPlace, issueInWords, issuesOf } from '../../../messages/issue-words.js';
 import { sendPage } from '../../render.js';
 import { csrfTokenFor, requireStaff } from '../../staff.js';
 import { labelTemplateScript } from './label-template-script.js';
@@ -58,16 +59,25 @@ function postedTexts(body: unknown): Record<string, string> {
   return texts;
 }
 
-/** The import's issues (`/labels/fr/unitPrice`) beside their fields, by key; `locale` for the locale itself. */
-function issuesByKey(error: AppError, locale: string, keys: string[]): Record<string, string> {
+/**
+ * The import's issues (`/labels/fr/unitPrice`) beside their fields, by key, in words; `locale`
+ * for the locale itself; any other said at the top, after the count.
+ */
+function issuesByKey(
+  error: AppError,
+  locale: string,
+  keys: string[],
+): { summary: string; issues: Record<string, string> } {
   const issues: Record<string, string> = {};
+  const elsewhere: string[] = [];
   const base = `/labels/${escapePointer(locale)}`;
-  for (const issue of (error.details?.errors as ValidationIssue[] | undefined) ?? []) {
-    if (issue.path === base) issues.locale ??= `Locale ${issue.message}`;
+  for (const issue of issuesOf(error)) {
     const key = keys.find((k) => issue.path === `${base}/${escapePointer(k)}`);
-    if (key !== undefined) issues[`${FIELD_PREFIX}${key}`] ??= `${key} ${issue.message}`;
+    if (issue.path === base) issues.locale ??= issueInWords('Locale', issue.message);
+    else if (key !== undefined) issues[`${FIELD_PREFIX}${key}`] ??= issueInWords(key, issue.message);
+    else elsewhere.push(`${issueAtPlace(issue)}.`);
   }
-  return issues;
+  return { summary: [problemsSummary(Object.keys(issues).length), ...elsewhere].join(' '), issues };
 }
 
 /**
@@ -188,9 +198,9 @@ export function labelRoutes(ctx: AdminContext) {
         // Nothing was written: the same form may be corrected and sent again.
         await releaseAdminForm(ctx.db, staff.tokenSha256, formId);
         if (!(error instanceof AppError) || error.code !== 'bad_request') throw error;
-        if (!normalizeLocale(locale)) return badLocale(request, reply, locale, error.message);
-        const issues = issuesByKey(error, normalizeLocale(locale)!, Object.keys(texts));
-        return editorPage(request, reply, { status: 400, summary: error.message, issues, values: texts });
+        if (!normalizeLocale(locale)) return badLocale(request, reply, locale, problemsSummary(1));
+        const shown = issuesByKey(error, normalizeLocale(locale)!, Object.keys(texts));
+        return editorPage(request, reply, { status: 400, ...shown, values: texts });
       }
     });
   }

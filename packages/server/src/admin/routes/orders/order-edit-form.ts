@@ -4,6 +4,7 @@ import { type SchemaError, toIssues } from '../../../domain/validation.js';
 import { errors } from '../../../errors.js';
 import { validatorCompiler } from '../../../http/validator.js';
 import { field } from '../../forms.js';
+import { readTypedNumber } from '../../typed-number.js';
 
 /**
  * The order edit form: one row per service-managed line, each carrying the values it was shown
@@ -11,7 +12,6 @@ import { field } from '../../forms.js';
  * (a double click), it makes the same body under the same Idempotency-Key and is replayed.
  */
 
-const NUMBER = /^-?\d+(\.\d+)?$/;
 const LINE_ID = /^[0-9]{1,20}$/;
 
 /**
@@ -55,8 +55,9 @@ export function editFromForm(form: unknown): { lineOf: string[]; body(): OrderEd
     const was = (name: string) => field(form, `was-${name}-${id}`);
     const at = `/edits/${edits.length}`;
     const number = (name: string, path: string): number | undefined => {
-      if (NUMBER.test(sent(name))) return Number(sent(name));
-      issues.push({ path: `${at}${path}`, message: 'must be a number' });
+      const read = readTypedNumber(sent(name));
+      if (read.ok) return Number(read.text);
+      issues.push({ path: `${at}${path}`, message: read.hint });
       return undefined;
     };
     const edit: Record<string, unknown> = { lineItemId: id };

@@ -7,7 +7,8 @@ import { listStockLocations } from '../../../store/repositories/stock-overview.j
 import { findShopById } from '../../../store/repositories/shops.js';
 import type { AdminContext } from '../../admin-app.js';
 import { previewCartLines } from './cart-line-preview.js';
-import { field } from '../../forms.js';
+import { field, problemsSummary } from '../../forms.js';
+import { issueInWords } from '../../../messages/issue-words.js';
 import { addVariant, applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from './product-edits.js';
 import { sendPage } from '../../render.js';
 import { csrfTokenFor, requireStaff } from '../../staff.js';
@@ -19,6 +20,7 @@ import {
   settingsProblems,
   storedValues,
   type VariantValues,
+  otherIssue,
   variantIssues,
 } from './variant-form.js';
 
@@ -210,7 +212,7 @@ export function productRoutes(ctx: AdminContext) {
       const productFields = Object.fromEntries(
         product.map((issue) => {
           const [name, label] = PRODUCT_FIELDS[issue.path]!;
-          return [name, `${label} ${issue.message}`];
+          return [name, issueInWords(label, issue.message)];
         }),
       );
       const rest = result.issues.filter((issue) => !product.includes(issue));
@@ -305,8 +307,8 @@ export function productRoutes(ctx: AdminContext) {
         const variantUnit = field(request.body, 'variantUnit');
         const values = { measurementType: type, variantUnit };
         if (!isMeasurementType(type)) {
-          const issues = { measurementType: `Measurement type must be one of ${MEASUREMENT_TYPES.join(', ')}` };
-          return productPage(request, reply, { status: 400, summary: 'Nothing was saved.', issues, values });
+          const issues = { measurementType: `Measurement type must be one of: ${MEASUREMENT_TYPES.join(', ')}` };
+          return productPage(request, reply, { status: 400, summary: problemsSummary(1), issues, values });
         }
         const result = await applyProductEdit(ctx, staff.shopId, productId, {
           measurementType: type,
@@ -360,7 +362,9 @@ export function productRoutes(ctx: AdminContext) {
 function refused(issues: Record<string, string>, other: string[]): FormState {
   const count = Object.keys(issues).length + other.length;
   return {
-    summary: `Nothing was saved: ${count} problem${count === 1 ? '' : 's'} to fix${other.length ? ':' : ', shown beside the fields.'}`,
+    summary: other.length
+      ? `Nothing was saved: ${count} problem${count === 1 ? '' : 's'} to fix:`
+      : problemsSummary(count),
     issues,
     other,
   };
@@ -376,10 +380,10 @@ function productIssues(list: EditIssue[]): FormState {
   const issues: Record<string, string> = {};
   const other: string[] = [];
   for (const issue of list) {
-    if (issue.path === '/measurementType') issues.measurementType ??= `Measurement type ${issue.message}`;
+    if (issue.path === '/measurementType') issues.measurementType ??= issueInWords('Measurement type', issue.message);
     else if (issue.path === '/unitMeasurement/unit') {
-      issues.variantUnit ??= `Unit of the variants: variant ${issue.variantId}: ${issue.message}`;
-    } else other.push(issue.variantId ? `Variant ${issue.variantId}${issue.path}: ${issue.message}` : issue.message);
+      issues.variantUnit ??= issueInWords(`Unit of the variants: variant ${issue.variantId}`, issue.message);
+    } else other.push(otherIssue(issue));
   }
   return refused(issues, other);
 }

@@ -3,9 +3,8 @@ import type { ImportVariant } from '../../../services/catalog-import/import-docu
 import type { VariantRecord } from '../../../store/repositories/catalog.js';
 import type { EditIssue, VariantSettings } from './product-edits.js';
 import { field } from '../../forms.js';
-
-/** A number as the API reads one from JSON (no `.5`, no `1,5`, no words). */
-const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+import { readTypedNumber } from '../../typed-number.js';
+import { issueAtPlace, issueInWords, placeInWords, ruleInWords } from '../../../messages/issue-words.js';
 
 /** Blank rows the variant form offers below the presets, to add some. */
 export const BLANK_PRESET_ROWS = 3;
@@ -107,15 +106,24 @@ export interface ParsedVariant {
 }
 
 /**
+ * A price as typed, in the import's form when it is a number a person wrote (`4,20` → `4.20`);
+ * otherwise as typed, for the import's validator to name.
+ */
+function typedAmount(text: string): string {
+  const typed = readTypedNumber(text);
+  return typed.ok ? typed.text : text.trim();
+}
+
+/**
  * Reads the form as the API reads a body: numbers must be JSON numbers; a blank maximum is no
  * maximum; a preset row left blank is dropped; a blank label or price is left out.
  */
 export function parseVariantForm(values: VariantValues): ParsedVariant {
   const issues: Record<string, string> = {};
   const number = (name: string): number => {
-    const text = (values[name] ?? '').trim();
-    if (JSON_NUMBER.test(text)) return Number(text);
-    issues[name] = `${labelOf(name)} must be a number`;
+    const typed = readTypedNumber(values[name] ?? '');
+    if (typed.ok) return Number(typed.text);
+    issues[name] = issueInWords(labelOf(name), typed.hint);
     return NaN;
   };
   const unit = (values.unit ?? '').trim();
@@ -143,7 +151,7 @@ export function parseVariantForm(values: VariantValues): ParsedVariant {
       presets.push({
         value: number(`presetValue_${k}`),
         ...(row.label.trim() ? { label: row.label } : {}),
-        ...(row.price.trim() ? { price: row.price.trim() } : {}),
+        ...(row.price.trim() ? { price: typedAmount(row.price) } : {}),
       });
     });
     // The import's validator says what is wrong with the style or an empty list.
@@ -163,7 +171,12 @@ export function parseNewVariant(values: VariantValues): ParsedVariant & { varian
   const text = (name: string) => (values[name] ?? '').trim();
   return {
     ...parsed,
-    variant: { id: text('variantId'), title: text('variantTitle'), price: text('price'), ...parsed.settings },
+    variant: {
+      id: text('variantId'),
+      title: text('variantTitle'),
+      price: typedAmount(text('price')),
+      ...parsed.settings,
+    },
   };
 }
 
@@ -200,10 +213,17 @@ export function variantIssues(
   const other: string[] = [];
   for (const issue of issues) {
     const name = issue.variantId === variantId ? fieldOfIssue(issue.path, presetRowOf) : '';
-    if (name) fields[name] ??= `${labelOf(name)} ${issue.message}`;
-    else other.push(issue.variantId ? `Variant ${issue.variantId}${issue.path}: ${issue.message}` : issue.message);
+    if (name) fields[name] ??= issueInWords(labelOf(name), issue.message);
+    else other.push(otherIssue(issue));
   }
   return { fields, other };
+}
+
+/** An issue no field of the form holds, for the top of the form: `Variant 2002, unit must be …`. */
+export function otherIssue(issue: EditIssue): string {
+  if (!issue.variantId) return issue.path ? issueAtPlace(issue) : ruleInWords(issue.message);
+  if (!issue.path) return issueInWords(`Variant ${issue.variantId}`, issue.message);
+  return issueInWords(`Variant ${issue.variantId}, ${placeInWords(issue.path).toLowerCase()}`, issue.message);
 }
 
 /**
@@ -215,6 +235,6 @@ export function settingsProblems(parsed: ParsedVariant): string[] {
   if (!parsed.settings) return Object.values(parsed.issues);
   return onlineStoreIssues(parsed.settings.settings.onlineStore).map((issue) => {
     const name = fieldOfIssue(`/settings/onlineStore${issue.path}`, parsed.presetRowOf);
-    return name ? `${labelOf(name)} ${issue.message}` : issue.message;
+    return name ? issueInWords(labelOf(name), issue.message) : ruleInWords(issue.message);
   });
 }
