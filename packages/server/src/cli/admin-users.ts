@@ -1,10 +1,13 @@
+import { loadConfig } from '../config.js';
 import { createAdminUser, listAdminUsersOf, removeAdminUser } from '../services/admin-users.js';
+import type { AdminUser } from '../store/repositories/admin-users.js';
 import { parseCommandArgs } from './args.js';
 import { type StoreCommand, UsageError } from './command.js';
+import { formatTable, jsonTime, localTime } from './table.js';
 
 const USAGE = `usage:
   tare admin-users create --shop DOMAIN --email EMAIL
-  tare admin-users list [--shop DOMAIN]
+  tare admin-users list [--shop DOMAIN] [--json]
   tare admin-users remove EMAIL`;
 
 /**
@@ -19,20 +22,39 @@ export const adminUsersCommand: StoreCommand = async (ctx, args) => {
     if (!values.shop) throw new UsageError('admin-users create needs --shop DOMAIN', USAGE);
     if (!values.email) throw new UsageError('admin-users create needs --email EMAIL', USAGE);
     const user = await createAdminUser(ctx.db, { shopDomain: values.shop, email: values.email });
-    // Only the password, like `keys create` prints only the key: easy to pipe, nothing to strip.
+    // Only the password on stdout, like `keys create` prints only the key: easy to pipe. Where to
+    // use it goes to stderr, so a person reading the terminal sees both.
     ctx.io.out(user.oneTimePassword);
+    ctx.io.err(
+      `${user.email} signs in at ${adminSignInUrl(process.env)} with this one-time password, then chooses their own.`,
+    );
     return 0;
   }
   if (action === 'list') {
-    const { values, positionals } = parseCommandArgs('admin-users list', rest, ['shop'], USAGE);
+    const { values, positionals } = parseCommandArgs('admin-users list', rest, ['shop'], USAGE, ['json']);
     noPositionals('admin-users list', positionals);
     const users = await listAdminUsersOf(ctx.db, values.shop);
-    ctx.io.out(['EMAIL', 'SHOP', 'CREATED', 'LAST SIGN-IN', 'PASSWORD'].join('\t'));
-    for (const user of users) {
-      const at = (d: Date | null) => (d ? d.toISOString() : '-');
-      const password = user.mustChangePassword ? 'one-time' : 'set';
-      ctx.io.out([user.email, user.shopDomain, at(user.createdAt), at(user.lastSignInAt), password].join('\t'));
+    const password = (user: AdminUser) => (user.mustChangePassword ? 'one-time' : 'set');
+    if (values.json) {
+      const rows = users.map((user) => ({
+        email: user.email,
+        shop: user.shopDomain,
+        createdAt: jsonTime(user.createdAt),
+        lastSignInAt: jsonTime(user.lastSignInAt),
+        password: password(user),
+      }));
+      ctx.io.out(JSON.stringify(rows, null, 2));
+      return 0;
     }
+    const header = ['EMAIL', 'SHOP', 'CREATED', 'LAST SIGN-IN', 'PASSWORD'];
+    const rows = users.map((user) => [
+      user.email,
+      user.shopDomain,
+      localTime(user.createdAt),
+      localTime(user.lastSignInAt),
+      password(user),
+    ]);
+    for (const line of formatTable(header, rows)) ctx.io.out(line);
     return 0;
   }
   if (action === 'remove') {
@@ -44,6 +66,16 @@ export const adminUsersCommand: StoreCommand = async (ctx, args) => {
   if (action === undefined) throw new UsageError('admin-users needs a command: create, list or remove', USAGE);
   throw new UsageError(`unknown admin-users command '${action}'`, USAGE);
 };
+
+/**
+ * Where staff sign in: the admin of the server this configuration starts (HOST and PORT, as
+ * `tare serve` listens; an address that listens on every interface is reached as localhost).
+ */
+export function adminSignInUrl(env: NodeJS.ProcessEnv): string {
+  const { host, port } = loadConfig(env);
+  const reachable = ['0.0.0.0', '::', ''].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${reachable}:${port}/admin/login`;
+}
 
 function noPositionals(command: string, positionals: string[]): void {
   if (positionals.length) throw new UsageError(`${command}: unexpected argument '${positionals[0]}'`, USAGE);

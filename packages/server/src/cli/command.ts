@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.js';
 import { AppError } from '../errors.js';
+import { errorInWords } from '../messages/issue-words.js';
 import type { PlatformGateway } from '../platform/gateway.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { Db } from '../store/db.js';
@@ -69,8 +70,10 @@ export type StoreCommand = (ctx: CommandContext, args: string[]) => Promise<numb
  */
 export function describeFailure(error: unknown): { exitCode: number; lines: string[] } | undefined {
   if (error instanceof UsageError) return { exitCode: 2, lines: [`error: ${error.message}`, '', error.usage] };
-  if (error instanceof CommandError || error instanceof ConfigError || error instanceof AppError) {
+  if (error instanceof CommandError || error instanceof ConfigError) {
     return { exitCode: 1, lines: [`error: ${error.message}`] };
   }
+  // A service's refusal in words: `Email must be an email address, …`, never its JSON pointer.
+  if (error instanceof AppError) return { exitCode: 1, lines: [`error: ${errorInWords(error)}`] };
   return undefined;
 }

@@ -4,6 +4,7 @@ import { ImportRefusedError } from '../services/catalog-import/stored-stock.js';
 import { validateImport } from '../services/catalog-import/validate-import.js';
 import { type StoreCommand, UsageError } from './command.js';
 import { jsonError } from './json-error.js';
+import { issueLine } from '../messages/issue-words.js';
 
 const USAGE = 'usage: tare import FILE';
 
@@ -19,7 +20,8 @@ export const importCommand: StoreCommand = async (ctx, args) => {
   }
   const refuse = (issues: { path: string; message: string }[]) => {
     ctx.io.err(`error: ${args[0]} was not imported; nothing was written. Fix these entries:`);
-    for (const issue of issues) ctx.io.err(`  ${issue.path}: ${issue.message}`);
+    // Each entry by its place in the file (`Shop 1, product 2, price: …`), in words (issueLine).
+    for (const issue of issues) ctx.io.err(`  ${issueLine(issue)}`);
     return 1;
   };
   const checked = validateImport(parsed.document);

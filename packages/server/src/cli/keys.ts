@@ -2,10 +2,11 @@ import { parseKey } from '../domain/api-key.js';
 import { createApiKey, listKeys, revokeKey } from '../services/api-keys.js';
 import { parseCommandArgs } from './args.js';
 import { type StoreCommand, UsageError } from './command.js';
+import { formatTable, jsonTime, localTime } from './table.js';
 
 const USAGE = `usage:
   tare keys create --shop DOMAIN [--name NAME] [--expires-at ISO-8601]
-  tare keys list [--shop DOMAIN]
+  tare keys list [--shop DOMAIN] [--json]
   tare keys revoke KEY_ID       (KEY_ID: what keys list shows, or the whole apik_… key)`;
 
 /** `tare keys create|list|revoke`: `create` prints only the key on stdout, once. */
@@ -24,24 +25,33 @@ export const keysCommand: StoreCommand = async (ctx, args) => {
     return 0;
   }
   if (action === 'list') {
-    const { values, positionals } = parseCommandArgs('keys list', rest, ['shop'], USAGE);
+    const { values, positionals } = parseCommandArgs('keys list', rest, ['shop'], USAGE, ['json']);
     noPositionals('keys list', positionals);
     const keys = await listKeys(ctx.db, values.shop);
-    ctx.io.out(['KEY ID', 'SHOP', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'].join('\t'));
-    for (const key of keys) {
-      const at = (d: Date | null) => (d ? d.toISOString() : '-');
-      ctx.io.out(
-        [
-          key.id,
-          key.shopDomain,
-          key.name ?? '-',
-          at(key.createdAt),
-          at(key.expiresAt),
-          at(key.revokedAt),
-          at(key.lastUsedAt),
-        ].join('\t'),
-      );
+    if (values.json) {
+      const rows = keys.map((key) => ({
+        keyId: key.id,
+        shop: key.shopDomain,
+        name: key.name,
+        createdAt: jsonTime(key.createdAt),
+        expiresAt: jsonTime(key.expiresAt),
+        revokedAt: jsonTime(key.revokedAt),
+        lastUsedAt: jsonTime(key.lastUsedAt),
+      }));
+      ctx.io.out(JSON.stringify(rows, null, 2));
+      return 0;
     }
+    const header = ['KEY ID', 'SHOP', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'];
+    const rows = keys.map((key) => [
+      key.id,
+      key.shopDomain,
+      key.name ?? '-',
+      localTime(key.createdAt),
+      localTime(key.expiresAt),
+      localTime(key.revokedAt),
+      localTime(key.lastUsedAt),
+    ]);
+    for (const line of formatTable(header, rows)) ctx.io.out(line);
     return 0;
   }
   if (action === 'revoke') {
@@ -49,9 +59,7 @@ export const keysCommand: StoreCommand = async (ctx, args) => {
     const keyId = keyIdOf(rest[0]);
     const { alreadyRevokedAt } = await revokeKey(ctx.db, keyId);
     ctx.changed();
-    ctx.io.out(
-      alreadyRevokedAt ? `${keyId} was already revoked (${alreadyRevokedAt.toISOString()})` : `revoked ${keyId}`,
-    );
+    ctx.io.out(alreadyRevokedAt ? `${keyId} was already revoked (${localTime(alreadyRevokedAt)})` : `revoked ${keyId}`);
     return 0;
   }
   if (action === undefined) throw new UsageError('keys needs a command: create, list or revoke', USAGE);

@@ -14,11 +14,13 @@ usage:
   tare migrate                       apply pending database migrations
   tare import FILE                   import shops, catalog, inventory and orders from a JSON file
   tare keys create --shop DOMAIN [--name NAME] [--expires-at ISO-8601]
-  tare keys list [--shop DOMAIN]
+  tare keys list [--shop DOMAIN] [--json]
+                                     the shop's keys as a table (times in local time); --json for scripts
   tare keys revoke KEY_ID            KEY_ID as keys list shows it, or the whole apik_… key
   tare admin-users create --shop DOMAIN --email EMAIL
                                      a staff account of the admin (/admin); prints a one-time password
-  tare admin-users list [--shop DOMAIN]
+  tare admin-users list [--shop DOMAIN] [--json]
+                                     the staff accounts as a table (times in local time); --json for scripts
   tare admin-users remove EMAIL      remove the account; its sessions end
   tare addon enable|disable --shop DOMAIN   switch the shop's order-editing add-on
   tare reconcile [--shop DOMAIN] [--fix] [--json]
@@ -37,9 +39,33 @@ usage:
   tare shopify run-function cart-transform < input.json
                                      run the checkout function on its input JSON; prints its output JSON
   tare --version                     print the version
+  tare COMMAND --help                that command's usage and options (also: tare help COMMAND)
 
 environment: PORT, HOST, DATABASE_URL, TARE_DATA_DIR, REDIS_URL, LOG_LEVEL, LOG_FORMAT,
   TARE_SECRETS_KEY, TARE_SECRETS_PREVIOUS_KEYS (see README)`;
+
+/**
+ * The part of HELP about one command (`keys`) or subcommand (`keys list`): its usage lines with
+ * their options and what they do. HELP stays the one place each command's usage is written.
+ */
+export function commandHelp(words: string[]): string {
+  const entries: string[][] = [];
+  for (const line of HELP.split('\n')) {
+    if (line.startsWith('  tare ')) entries.push([line]);
+    else if (line.startsWith('    ') && entries.length) entries.at(-1)!.push(line);
+  }
+  const matching = (count: number) =>
+    entries.filter(([first]) => {
+      const said = first!
+        .trim()
+        .split(/\s+/)
+        .slice(1, count + 1);
+      return said.length === count && said.every((word, i) => word.split('|').includes(words[i]!));
+    });
+  const found = (words.length > 1 && matching(2).length ? matching(2) : matching(1)).flat();
+  if (found.length === 0) return HELP;
+  return ['usage:', ...found, '', 'tare --help lists every command.'].join('\n');
+}
 
 const io: CommandIo = {
   out: (line: string) => console.log(line),
@@ -51,7 +77,12 @@ const io: CommandIo = {
 export async function main(argv: string[]): Promise<number> {
   const [name = 'help', ...args] = argv;
   if (name === 'help' || name === '--help' || name === '-h') {
-    io.out(HELP);
+    io.out(args.length ? commandHelp(args) : HELP);
+    return 0;
+  }
+  // `tare keys list --help`: before anything is read or opened, whatever else was typed.
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(commandHelp([name, ...args.filter((arg) => !arg.startsWith('-'))]));
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {

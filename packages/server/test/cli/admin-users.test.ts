@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminUsersCommand } from '../../src/cli/admin-users.js';
+import { adminSignInUrl, adminUsersCommand } from '../../src/cli/admin-users.js';
 import type { CommandContext } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/command.js';
 import { verifyPassword } from '../../src/domain/password.js';
@@ -42,7 +42,10 @@ describe.each(testDrivers())('tare admin-users on $name', ({ create }) => {
     expect(run.out).toHaveLength(1);
     const password = run.out[0]!;
     expect(password).toMatch(/^[a-zA-Z2-9]{5}(-[a-zA-Z2-9]{5}){3}$/);
-    expect(run.err).toEqual([]);
+    // Where to use it, on stderr: stdout stays the password alone, for a pipe.
+    expect(run.err).toEqual([
+      `ana@example.com signs in at ${adminSignInUrl(process.env)} with this one-time password, then chooses their own.`,
+    ]);
     const hash = await storedHash('ana@example.com');
     expect(hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(hash).not.toContain(password);
@@ -51,7 +54,25 @@ describe.each(testDrivers())('tare admin-users on $name', ({ create }) => {
 
     const list = context();
     expect(await adminUsersCommand(list.ctx, ['list', '--shop', domain])).toBe(0);
-    expect(list.out[1]!.split('\t')).toEqual(['ana@example.com', domain, expect.any(String), '-', 'one-time']);
+    expect(list.out[0]!.split(/ {2,}/)).toEqual(['EMAIL', 'SHOP', 'CREATED', 'LAST SIGN-IN', 'PASSWORD']);
+    expect(list.out[1]!.split(/ {2,}/)).toEqual([
+      'ana@example.com',
+      domain,
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+      '-',
+      'one-time',
+    ]);
+    const json = context();
+    expect(await adminUsersCommand(json.ctx, ['list', '--shop', domain, '--json'])).toBe(0);
+    expect(JSON.parse(json.out.join('\n'))).toEqual([
+      {
+        email: 'ana@example.com',
+        shop: domain,
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        lastSignInAt: null,
+        password: 'one-time',
+      },
+    ]);
 
     // The same address, however it is written, is one account across every shop.
     const other = await seedShop(db);
@@ -86,6 +107,12 @@ describe.each(testDrivers())('tare admin-users on $name', ({ create }) => {
       adminUsersCommand(context().ctx, ['create', '--shop', 'nope.example', '--email', 'x@example.com']),
     ).rejects.toThrow("No shop 'nope.example'");
     expect((await db.query('SELECT 1 FROM admin_users WHERE email = $1', ['x@example.com'])).rows).toEqual([]);
+  });
+
+  it('the sign-in address is the admin of the server HOST and PORT start', () => {
+    expect(adminSignInUrl({ PORT: '4100', HOST: '0.0.0.0' })).toBe('http://localhost:4100/admin/login');
+    expect(adminSignInUrl({ HOST: 'tare.internal' })).toBe('http://tare.internal:3000/admin/login');
+    expect(adminSignInUrl({ HOST: '::1', PORT: '80' })).toBe('http://[::1]:80/admin/login');
   });
 
   it.each([[[]], [['create', '--shop', 'a.example']], [['create', '--email', 'a@b.c']], [['remove']], [['drop']]])(

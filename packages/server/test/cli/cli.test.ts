@@ -20,7 +20,9 @@ import { call, shopFixture, startTestServer } from '../support/harness.js';
 const SLOW = 90_000;
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = 'packages/server/bin/tare.js';
-const ISO = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+/** A time as the CLI's tables show it: local time to the minute. */
+const LOCAL_TIME = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d';
+const LOCAL = new RegExp(`^${LOCAL_TIME}$`);
 const KEY_LINE = /^apik_[a-z2-7]{16}_[0-9A-Za-z]{32,}\n$/;
 
 interface Run {
@@ -200,7 +202,7 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
   );
 
   it(
-    'when the file is invalid, then it exits 1, names every JSON path on stderr and writes nothing',
+    'when the file is invalid, then it exits 1, names every entry in words on stderr and writes nothing',
     async () => {
       const doc: any = catalogFile(`cli-invalid-${Date.now()}.example`);
       const variants = doc.shops[0].products[0].variants;
@@ -217,9 +219,9 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
       expect(run.stderr).toBe(
         [
           `error: ${file} was not imported; nothing was written. Fix these entries:`,
-          "  /shops/0/currency: unknown ISO 4217 currency 'XYZ'",
-          "  /shops/0/products/0/variants/1/id: variant id '2001' appears twice",
-          "  /shops/0/products/0/variants/0/unitMeasurement/unit: unit 'm' is not a weight unit; use one of mg, g, kg, t, oz, lb, st",
+          "  Shop 1, currency: unknown ISO 4217 currency 'XYZ'",
+          "  Shop 1, product 1, variant 2, id: variant id '2001' appears twice",
+          "  Shop 1, product 1, variant 1, unit measurement, unit: unit 'm' is not a weight unit; use one of mg, g, kg, t, oz, lb, st",
           '',
         ].join('\n'),
       );
@@ -229,7 +231,7 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
   );
 
   it(
-    'when a file changes the type of a product holding stock, then it exits 1 naming the JSON path and writes nothing',
+    'when a file changes the type of a product holding stock, then it exits 1 naming the product in words and writes nothing',
     async () => {
       const doc: any = catalogFile(`cli-type-${Date.now()}.example`);
       const file = join(work, 'typed.json');
@@ -249,7 +251,7 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
         stdout: '',
         stderr: [
           `error: ${file} was not imported; nothing was written. Fix these entries:`,
-          '  /shops/0/products/0/measurementType: cannot change to length: its variants hold stock counted in ' +
+          '  Shop 1, product 1, measurement type: cannot change to length: its variants hold stock counted in ' +
             'weight units (1 level: variant 2001 at location 70001; a level at 0 counts), and stock is not ' +
             "converted between types. Restate each of those levels in length units in the variant's inventory, " +
             'or create a new length product.',
@@ -309,11 +311,23 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
       const listed = await tare(['keys', 'list', '--shop', domain], store.env);
       expect(listed.code, listed.stderr).toBe(0);
       const [header, ...rows] = listed.stdout.trimEnd().split('\n');
-      expect(header).toBe('KEY ID\tSHOP\tNAME\tCREATED\tEXPIRES\tREVOKED\tLAST USED');
+      // An aligned table: every column starts where its title does, times in local time.
+      expect(header!.split(/ {2,}/)).toEqual(['KEY ID', 'SHOP', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED']);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatch(
-        new RegExp(`^${keyId}\\t${escapeRegExp(domain)}\\tpos terminal\\t${ISO}\\t-\\t-\\t${ISO}$`),
-      );
+      expect(rows[0]!.split(/ {2,}/)).toEqual([
+        keyId,
+        domain,
+        'pos terminal',
+        expect.stringMatching(LOCAL),
+        '-',
+        '-',
+        expect.stringMatching(LOCAL),
+      ]);
+      for (const title of ['SHOP', 'NAME', 'CREATED', 'LAST USED']) {
+        const at = header!.indexOf(title);
+        expect(rows[0]![at - 1], title).toBe(' ');
+        expect(rows[0]![at], title).not.toBe(' ');
+      }
       expect(listed.stdout).not.toContain(token.slice(22)); // the secret is never shown again
 
       // The whole key names its id too.
@@ -323,7 +337,7 @@ describe.each(stores)('tare CLI on $name', ({ make }) => {
 
       const again = await tare(['keys', 'revoke', keyId], store.env);
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(new RegExp(`^${keyId} was already revoked \\(${ISO}\\)\n$`));
+      expect(again.stdout).toMatch(new RegExp(`^${keyId} was already revoked \\(${LOCAL_TIME}\\)\n$`));
     },
     SLOW,
   );
