@@ -155,6 +155,34 @@ describe('docs/guides', () => {
     );
   }
 
+  it('each guide says at its top that it runs on its own from a fresh demo shop, and how to get one back', () => {
+    for (const guide of guides) {
+      const top = guide.markdown.split('\n').slice(0, 8).join('\n');
+      expect(top, `${guide.name}.md`).toContain('**Runs on its own** from a fresh');
+      expect(top, `${guide.name}.md`).toMatch(/`(npx tare platform disconnect [^`]+ && )?npx tare demo --reset`/);
+    }
+  });
+
+  it(
+    'the quick start’s ts blocks, pasted into one file as its section 4 says, run against a fresh demo shop',
+    async ({ signal, onTestFinished }) => {
+      // As a reader makes first-calls.ts: the blocks one after the other, nothing between them.
+      const quickStart = guides.find((g) => g.name === 'quick-start')!;
+      const file = join(SNIPPETS_DIR, 'first-calls.ts');
+      const code = quickStart.blocks.filter((b) => b.info === 'ts').map((b) => b.code.join('\n'));
+      expect(code.length).toBeGreaterThan(3);
+      await writeFile(file, `${code.join('\n\n')}\n`);
+      const tare = await startTare('pglite', { fromTemplate: true, signal });
+      onTestFinished(() => tare.dispose());
+      // Only what section 1 has the reader export: the address and the key.
+      const env = readerEnv({ TARE_URL: tare.url, TARE_API_KEY: tare.apiKey });
+      const result = await run(process.execPath, ['--import', 'tsx', file], env, signal);
+      expect(result.code, `first-calls.ts failed:\n${result.stdout}${result.stderr}`).toBe(0);
+      expect(result.stdout, 'it prints nothing when all is well').toBe('');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   it(
     'the ts blocks type-check',
     async ({ signal }) => {

@@ -1,6 +1,6 @@
 /**
  * A number as a person types it into an admin field, read into the API's form (`4.20`) or
- * refused with what to type instead (decision 94). A dot alone is always the decimal mark, as
+ * refused with what to type instead (decision 95). A dot alone is always the decimal mark, as
  * in the API. A comma alone is the decimal mark when it cannot be a thousands separator
  * (`4,20`, `0,5`, `12,5`); with exactly three digits after it (`1,200`) it could be either, so it
  * is refused with a hint rather than guessed. With both marks the last one is the decimal mark

@@ -1,6 +1,6 @@
 /**
  * Lists for a terminal: columns padded to their widest cell, two spaces apart, the header in
- * capitals; `--json` prints the same rows for machines instead (decision 95).
+ * capitals; `--json` prints the same rows for machines instead (decision 96).
  */
 export function formatTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
