@@ -18,7 +18,7 @@ export const keysCommand: StoreCommand = async (ctx, args) => {
     if (!values.shop) throw new UsageError('keys create needs --shop DOMAIN', USAGE);
     const expiresAt = values['expires-at'] === undefined ? undefined : new Date(values['expires-at']);
     if (expiresAt && Number.isNaN(expiresAt.getTime())) {
-      throw new UsageError('keys create: --expires-at must be an ISO-8601 date', USAGE);
+      throw new UsageError('keys create: --expires-at must be a date, like 2027-06-30 or 2027-06-30T18:00:00Z', USAGE);
     }
     const key = await createApiKey(ctx.db, { shopDomain: values.shop, name: values.name, expiresAt });
     ctx.io.out(key.token);

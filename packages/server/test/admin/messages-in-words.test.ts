@@ -6,19 +6,9 @@ import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
 import { type AdminAnswer, type AdminHttp, adminBrowser, adminSession } from './support/admin-http.js';
 import { staffWithPassword } from './support/admin-site.js';
+import { MACHINE_TALK } from '../support/machine-talk.js';
 
 type Order = NonNullable<ImportShop['orders']>[number];
-
-/** What no merchant may read: a JSON pointer, a regular expression, a validator's keyword. */
-const MACHINE_TALK: [string, RegExp][] = [
-  ['a JSON pointer', /(^|[\s(:'"“])\/[A-Za-z_~][\w~-]*(\/|\b)/],
-  ['a regular expression', /\^\[|\]\{|\{\d+,\d*\}|\\d|\$"|\(\?:/],
-  [
-    'a validator keyword',
-    /must match (pattern|format|a schema)|must be (integer|number|string|boolean|[<>]=?)( |$|\.)|must have required propert|must not have (fewer|more) than|additional properties|equal to constant|anyOf|oneOf|numeric id string/,
-  ],
-  ['the API’s wording', /The request is invalid/],
-];
 
 /** Tags stripped and entities read: the page's text as a person sees it. */
 function visibleText(html: string): string {
