@@ -2,6 +2,7 @@ import { InventoryResource } from './resources/inventory.js';
 import { OrdersResource } from './resources/orders.js';
 import { ProductsResource, VariantsResource } from './resources/products.js';
 import { ScaleBarcodesResource } from './resources/scale-barcodes.js';
+import { StockItemsResource } from './resources/stock-items.js';
 import { SettingsResource } from './resources/settings.js';
 import { defaultSleep } from './retry.js';
 import type { FetchLike, TransportConfig } from './transport.js';
@@ -33,6 +34,7 @@ export class TareClient {
   readonly inventory: InventoryResource;
   readonly orders: OrdersResource;
   readonly scaleBarcodes: ScaleBarcodesResource;
+  readonly stockItems: StockItemsResource;
 
   constructor(options: TareClientOptions) {
     if (!options.apiKey) throw new TypeError('TareClient: apiKey is required');
@@ -56,5 +58,6 @@ export class TareClient {
     this.inventory = new InventoryResource(config);
     this.orders = new OrdersResource(config);
     this.scaleBarcodes = new ScaleBarcodesResource(config);
+    this.stockItems = new StockItemsResource(config);
   }
 }

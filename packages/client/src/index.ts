@@ -17,6 +17,7 @@ export type { ProductResult, VariantResult } from './resources/products.js';
 export type { InventoryLedgerResult, InventoryLevelsResult, InventoryWriteResult } from './resources/inventory.js';
 export type { OrderEditResult, OrderResult } from './resources/orders.js';
 export type { ScaleBarcodeResult } from './resources/scale-barcodes.js';
+export type { StockItemLevelsResult } from './resources/stock-items.js';
 export {
   decodeScaleBarcode,
   ean13CheckDigit,

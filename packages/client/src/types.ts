@@ -136,6 +136,36 @@ export interface InventoryLevel {
   platform: { available: number };
   /** What Tare keeps beyond the whole units: in [0, unitMeasurement.value). */
   fraction: Quantity;
+  /** Present when the variant sells from a stock item: `quantity` is then the item's total in the variant's unit. */
+  stockItemId?: string;
+  /** ISO 8601 (UTC); null when the level was never written (it reads 0). */
+  updatedAt: string | null;
+}
+
+/** `GET /stock-items/{stockItemId}/levels`. */
+export interface StockItemLevelsParams {
+  stockItemId: string;
+  locationId: string;
+}
+
+/** A linked variant's share of a stock item's level. */
+export interface StockItemVariantLevel {
+  variantId: string;
+  unitMeasurement: { value: number; unit: string };
+  /** floor(total ÷ the variant's unit measurement): its whole units. */
+  platform: { available: number };
+  /** What remains of the total beyond those whole units, in the variant's unit. */
+  fraction: { value: number; unit: string };
+}
+
+/** A stock item's level at one location, in the item's unit, with every linked variant. */
+export interface StockItemLevel {
+  stockItemId: string;
+  title: string;
+  locationId: string;
+  /** The item's exact total, in the item's unit. */
+  quantity: { value: number; unit: string };
+  variants: StockItemVariantLevel[];
   /** ISO 8601 (UTC); null when the level was never written (it reads 0). */
   updatedAt: string | null;
 }
@@ -170,6 +200,8 @@ export interface InventoryLedgerEntry {
   reference: LedgerReference | null;
   /** The API request that wrote it; null for imports and platform events. */
   requestId: string | null;
+  /** In a stock item's ledger only: the variant that caused the entry (null for an import). */
+  variantId?: string | null;
   /** ISO 8601 (UTC). */
   createdAt: string;
 }

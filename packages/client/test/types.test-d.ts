@@ -33,6 +33,12 @@ describe('client types mirror the contracts', () => {
     expectTypeOf<Client.InventoryLevel>().toEqualTypeOf<Contracts.InventoryLevel>();
     expectTypeOf<Client.InventoryLedgerEntry>().toEqualTypeOf<Contracts.InventoryLedgerEntry>();
     expectTypeOf<Client.InventoryLedgerParams>().toEqualTypeOf<Contracts.InventoryLedgerQuery>();
+    expectTypeOf<Client.StockItemLevel>().toEqualTypeOf<Contracts.StockItemLevel>();
+    // The SDK takes the path's stockItemId and the query's locationId in one object.
+    type StockItemLevelsRequest = Contracts.StockItemParams & Contracts.StockItemLevelsQuery;
+    expectTypeOf<Client.StockItemLevelsParams>().toEqualTypeOf<{
+      [K in keyof StockItemLevelsRequest]: StockItemLevelsRequest[K];
+    }>();
     // The SDK names the repeated `variantId` parameter `variantIds`.
     type LevelsQuery = Contracts.InventoryLevelsQuery;
     expectTypeOf<Client.InventoryLevelsParams>().toEqualTypeOf<{

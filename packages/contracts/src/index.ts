@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './ids.js';
 export * from './settings.js';
 export * from './inventory.js';
+export * from './stock-items.js';
 export * from './units.js';
 export * from './svc-data.js';
 export * from './orders.js';

@@ -113,6 +113,12 @@ export const InventoryLevelSchema = Type.Object({
   fraction: Type.Object(ResultQuantity.properties, {
     description: 'What Tare keeps beyond the whole units: in [0, unitMeasurement.value).',
   }),
+  stockItemId: Type.Optional(
+    Type.String({
+      description:
+        "Present when the variant sells from a stock item: `quantity` is then the item's total in the variant's unit.",
+    }),
+  ),
   updatedAt,
 });
 export type InventoryLevel = Static<typeof InventoryLevelSchema>;
@@ -192,6 +198,12 @@ export const InventoryLedgerEntrySchema = Type.Object({
   requestId: Type.Union([Type.String(), Type.Null()], {
     description: 'The API request that wrote it; null for imports and platform events.',
   }),
+  variantId: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        "In a stock item's ledger only: the variant whose write, order or stock change caused the entry (null for an import, which states the item's level).",
+    }),
+  ),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type InventoryLedgerEntry = Static<typeof InventoryLedgerEntrySchema>;

@@ -17,6 +17,7 @@ import { startIdempotencyReaper } from './services/idempotency-reaper.js';
 import { createPushWorker } from './services/projection/push-worker.js';
 import { createMetafieldWorker } from './services/storefront/metafield-worker.js';
 import { createInventoryReader } from './services/inventory/read-inventory.js';
+import { createStockItemReader } from './services/stock-items/read-stock-items.js';
 import { createInventoryWriter } from './services/inventory/write-inventory.js';
 import { createKeyUsageRecorder } from './services/key-usage.js';
 import { createOrderEditor } from './services/orders/edit-order.js';
@@ -70,6 +71,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
   };
   const writeInventory = createInventoryWriter({ db, gateway });
   const readInventory = createInventoryReader({ db, cursors });
+  const readStockItems = createStockItemReader({ db });
   const readOrder = createOrderReader({ db, gateway, shops });
   const editOrder = createOrderEditor({ db, gateway });
   const reaper = startIdempotencyReaper({ db, logger, retentionHours: options.idempotencyRetentionHours });
@@ -112,6 +114,7 @@ export async function composeServices(db: Db, logger: Logger, options: ServiceOp
     appSettings,
     writeInventory,
     readInventory,
+    readStockItems,
     readOrder,
     editOrder,
     inbox,

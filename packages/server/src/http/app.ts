@@ -7,6 +7,7 @@ import type { ImportOptions, ImportSummary } from '../services/catalog-import/im
 import type { CatalogService } from '../services/catalog.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { InventoryReader } from '../services/inventory/read-inventory.js';
+import type { StockItemReader } from '../services/stock-items/read-stock-items.js';
 import type { InventoryWriter } from '../services/inventory/write-inventory.js';
 import type { KeyUsageRecorder } from '../services/key-usage.js';
 import type { OrderEditor } from '../services/orders/edit-order.js';
@@ -29,6 +30,7 @@ import { createRouteTable } from './route-table.js';
 import { appSettingsRoute } from './routes/app-settings.js';
 import { healthRoutes } from './routes/health.js';
 import { inventoryReadRoutes } from './routes/inventory-reads.js';
+import { stockItemRoutes } from './routes/stock-items.js';
 import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
 import { registerMetrics } from './routes/metrics.js';
@@ -55,6 +57,7 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   writeInventory: InventoryWriter;
   readInventory: InventoryReader;
+  readStockItems: StockItemReader;
   readOrder: OrderReader;
   editOrder: OrderEditor;
   idempotencyRetentionHours: number;
@@ -123,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(variantRoute(deps));
         await api.register(inventoryRoutes(deps));
         await api.register(inventoryReadRoutes(deps));
+        await api.register(stockItemRoutes(deps));
         await api.register(orderRoutes(deps));
         await api.register(scaleBarcodeRoute(deps));
         await api.register(unitPricingRoutes(deps));

@@ -205,6 +205,7 @@ describe.each(testDrivers())('Catalog import on $name', ({ create }) => {
           scale_item: null,
           dimensions: null,
           overage_percent: null,
+          stock_item_id: null,
         },
       ]);
       expect(await level(shopId, '2001')).toEqual({ total: '12.75', unit: 'kg' });

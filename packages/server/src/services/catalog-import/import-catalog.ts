@@ -20,6 +20,8 @@ import { type LedgerEntry, type LevelKey, setPlatformAvailable } from '../../sto
 import { deleteLabel, upsertLabel } from '../../store/repositories/labels.js';
 import { upsertLocation } from '../../store/repositories/locations.js';
 import { upsertShop } from '../../store/repositories/shops.js';
+import { linkVariants, upsertStockItems } from '../../store/repositories/stock-items.js';
+import { importItemLevels } from '../stock-items/import-item-levels.js';
 import { CATALOG_CHANGED } from '../change-channels.js';
 import { syncOrder } from '../events/sync-order.js';
 import { connectShopToShopify } from '../shopify-connection.js';
@@ -187,6 +189,12 @@ async function importShop(
   // looked empty, one walked every variant of the shop for each level (quadratic). Statistics
   // that include this file's rows (a transaction's ANALYZE sees its own) get them planned anew.
   if (large && written > 0) await tx.query('ANALYZE products');
+  // Stock items before the variants that link to them.
+  changes += await upsertStockItems(
+    tx,
+    id,
+    (shop.stockItems ?? []).map(({ inventory: _, ...item }) => item),
+  );
   written = 0;
   for (const slice of sliced) {
     const records = slice.flatMap((product) =>
@@ -199,6 +207,15 @@ async function importShop(
   }
   changes += written;
   if (large && written > 0) await tx.query('ANALYZE variants');
+  changes += await linkVariants(
+    tx,
+    id,
+    products.flatMap((product) =>
+      product.variants.flatMap((variant) =>
+        variant.stockItemId === undefined ? [] : [{ variantId: variant.id, stockItemId: variant.stockItemId }],
+      ),
+    ),
+  );
   changes += await importScaleBarcodes(tx, id, shop);
   changes += await importUnitPricing(tx, id, shop);
   for (const [i, slice] of sliced.entries()) {
@@ -207,6 +224,7 @@ async function importShop(
     for (const variant of variants) count(await reprojectLevels(tx, gateway, id, variant, stored));
     advance(variants.reduce((n, variant) => n + (variant.inventory?.length ?? 0), 0));
   }
+  changes += await importItemLevels(tx, gateway, id, shop.stockItems ?? []);
   for (const order of shop.orders ?? []) {
     count(await upsertOrder(tx, id, order));
     for (const [position, line] of order.lineItems.entries()) {

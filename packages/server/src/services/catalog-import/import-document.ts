@@ -68,6 +68,8 @@ const Variant = Type.Object(
       closed,
     ),
     inventory: Type.Optional(Type.Array(Type.Object({ locationId: Id, quantity: Quantity }, closed))),
+    // The stock item the variant sells from (PRODUCT.md §20); absent keeps the link, null removes it.
+    stockItemId: Type.Optional(Type.Union([Id, Type.Null()])),
     // The item number (PLU) on the shop's scale labels (PRODUCT.md §22); absent keeps it, null clears it.
     scaleItem: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{1,10}$' }), Type.Null()])),
   },
@@ -82,6 +84,29 @@ const Product = Type.Object(
     variants: Type.Array(Variant),
   },
   closed,
+);
+
+/** One stock shared by the variants linked to it (PRODUCT.md §20); its levels are stated here only. */
+const StockItem = Type.Object(
+  {
+    id: Id,
+    title: Type.String({ minLength: 1 }),
+    measurementType: MeasurementTypeSchema,
+    unit: Type.String(),
+    inventory: Type.Optional(Type.Array(Type.Object({ locationId: Id, quantity: Quantity }, closed))),
+  },
+  {
+    ...closed,
+    examples: [
+      {
+        id: '5001',
+        title: 'Comté wheel',
+        measurementType: 'weight',
+        unit: 'kg',
+        inventory: [{ locationId: '70001', quantity: { value: 12.5, unit: 'kg' } }],
+      },
+    ],
+  },
 );
 
 const LineItem = Type.Object(
@@ -187,6 +212,7 @@ const Shop = Type.Object(
       ),
     ),
     locations: Type.Optional(Type.Array(Type.Object({ id: Id, name: Type.String({ minLength: 1 }) }, closed))),
+    stockItems: Type.Optional(Type.Array(StockItem)),
     products: Type.Optional(Type.Array(Product)),
     orders: Type.Optional(Type.Array(Order)),
   },
@@ -198,3 +224,4 @@ export type ImportDocument = Static<typeof ImportDocument>;
 export type ImportShop = Static<typeof Shop>;
 export type ImportVariant = Static<typeof Variant>;
 export type ImportProduct = Static<typeof Product>;
+export type ImportStockItem = Static<typeof StockItem>;

@@ -7,6 +7,7 @@ import { compileChecker, escapePointer } from '../../domain/validation.js';
 import { shopifyConnectionProblems } from '../shopify-connection.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
 import { checkScaleBarcodes } from './scale-barcode-checks.js';
+import { checkStockItems } from './stock-item-checks.js';
 import { type SoundParts, soundParts } from './sound-parts.js';
 import { checkUnitPricing } from './unit-pricing.js';
 
@@ -104,6 +105,7 @@ function checkShop(shop: ImportShop, at: string, sound: SoundParts, report: Repo
       if (sound.readable(variantAt)) checkVariant(variant, type, variantAt, knownLocations, sound, report);
     });
   });
+  checkStockItems(shop, at, knownLocations, sound, report);
   checkScaleBarcodes(shop, at, sound, report);
   checkUnitPricing(shop, at, sound, report);
   const orders = readable('/orders') ? (shop.orders ?? []) : [];

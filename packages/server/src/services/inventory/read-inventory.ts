@@ -135,6 +135,7 @@ function toApiLevel(locationId: string, level: LevelRead): InventoryLevel {
       available: level.platformAvailable === null ? integer.toNumber() : Number(level.platformAvailable),
     },
     fraction: { value: toJsonNumber(fraction), unit: level.unit },
+    ...(level.stockItemId === null ? {} : { stockItemId: level.stockItemId }),
     updatedAt: level.updatedAt?.toISOString() ?? null,
   };
 }
@@ -152,6 +153,7 @@ function toApiEntry(row: LedgerRow): InventoryLedgerEntry {
     reference:
       row.referenceType === null ? null : { type: row.referenceType as Reference['type'], id: row.referenceId },
     requestId: row.requestId,
+    ...(row.variantId === undefined ? {} : { variantId: row.variantId }),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -15,6 +15,8 @@ import {
   writeLevelsWithLedger,
 } from '../../store/repositories/inventory.js';
 import { type IdempotencyRequest, runIdempotent, type WriteResponse } from '../idempotent.js';
+import { writeItemLevels } from '../../store/repositories/stock-items.js';
+import { type ItemEntry, itemResult, planItemWrite } from '../stock-items/plan-item-write.js';
 import { entryIssues } from './entry-issues.js';
 import { followMovedLevels } from './moved-levels.js';
 
@@ -107,7 +109,7 @@ export async function applyInventoryWrite(
   const refused = entryIssues(write.operation, write.entries);
   if (refused.length) throw errors.validation(refused, 'body');
   const ids = write.entries.map((e) => e.variantId);
-  const { locationFound, platform, levels } = await lockLevelsForWrite(tx, shopId, locationId, ids);
+  const { locationFound, platform, levels, items } = await lockLevelsForWrite(tx, shopId, locationId, ids);
   if (!locationFound) throw errors.notFound('location', locationId);
   const unknown = ids.filter((id) => !levels.has(id));
   if (unknown.length) {
@@ -121,12 +123,25 @@ export async function applyInventoryWrite(
     );
   }
   const issues: ValidationIssue[] = [];
-  // Each entry's value in its variant's unit: as sent, or converted and rounded half-even to 9
-  // decimal places (PRODUCT.md §6); what would be booked as something else is refused (decision 34).
+  // Each entry's value in its variant's unit (or its stock item's): as sent, or converted and
+  // rounded half-even to 9 decimal places (PRODUCT.md §6); what would be booked as something else
+  // is refused (decision 34).
   const values: Dec[] = [];
+  const setItems = new Map<string, string>();
   for (const entry of write.entries) {
     const level = levels.get(entry.variantId)!;
     const at = (field: 'unit' | 'value') => (entry.field ? `${entry.path}/${entry.field}/${field}` : entry.path);
+    if (level.stockItemId && write.operation === 'set') {
+      // PRODUCT.md §20: two absolute levels for one stock cannot both stand.
+      const first = setItems.get(level.stockItemId);
+      if (first === undefined) setItems.set(level.stockItemId, entry.path);
+      else {
+        issues.push({
+          path: `${entry.path}/variantId`,
+          message: `variant '${entry.variantId}' sells from stock item ${level.stockItemId}, whose level ${first} already sets; one stock takes one level per request`,
+        });
+      }
+    }
     if (!isUnitOfType(entry.unit, level.measurementType)) {
       issues.push({
         path: at('unit'),
@@ -135,7 +150,8 @@ export async function applyInventoryWrite(
       continue;
     }
     const sent = typeof entry.value === 'number' ? decimalFromJson(entry.value) : entry.value;
-    const exact = exactQuantity(sent, entry.unit, level.unit);
+    const keptIn = level.stockItemId ? items.get(level.stockItemId)!.unit : level.unit;
+    const exact = exactQuantity(sent, entry.unit, keptIn);
     if (exact.ok) values.push(exact.value);
     else issues.push({ path: at('value'), message: exact.message });
   }
@@ -145,8 +161,32 @@ export async function applyInventoryWrite(
   const projections: LevelProjection[] = [];
   const reference =
     write.reference ?? (write.idempotency ? { type: 'idempotency_key' as const, id: write.idempotency.key } : null);
+  const itemEntries: ItemEntry[] = [];
+  write.entries.forEach((entry, i) => {
+    const level = levels.get(entry.variantId)!;
+    if (!level.stockItemId) return;
+    const valuePath = entry.field ? `${entry.path}/${entry.field}/value` : entry.path;
+    itemEntries.push({ index: i, level, item: items.get(level.stockItemId)!, value: values[i]!, valuePath });
+  });
+  const itemPlan = planItemWrite(
+    {
+      shopId,
+      locationId,
+      operation: write.operation,
+      ledgerOperation: write.ledgerOperation ?? write.operation,
+      idempotencyKey: write.idempotency?.key ?? null,
+      requestId: write.requestId,
+      reference,
+      actor: write.actor,
+      platformMoves: write.platformMoves,
+    },
+    itemEntries,
+  );
+  issues.push(...itemPlan.issues);
   const results = write.entries.map((entry, i): InventoryResult => {
     const level = levels.get(entry.variantId)!;
+    const ofItem = itemPlan.results.get(i);
+    if (ofItem) return { variantId: level.variantId, status: 'updated', ...itemResult(ofItem) };
     const before = convertForStorage(new Dec(level.total), level.levelUnit, level.unit);
     const unitValue = new Dec(level.unitValue);
     const plan = planLevel(write.operation, before, values[i]!, unitValue);
@@ -187,9 +227,15 @@ export async function applyInventoryWrite(
     };
   });
   if (issues.length) throw errors.validation(issues, 'body');
-  const { projected, moved } = await gateway.projectLevels(tx, shopId, projections, causeUri(write, reference), {
-    platform,
-  });
+  // One call for the variants' own levels and every sibling whose units move: on Shopify one
+  // inventorySetQuantities, each level with its own compare-and-set.
+  const { projected, moved } = await gateway.projectLevels(
+    tx,
+    shopId,
+    [...projections, ...itemPlan.projections],
+    causeUri(write, reference),
+    { platform },
+  );
   // A level the platform moved unseen keeps its old expectation (plus the moves accounted
   // here): following it is the inbox's work (§14), never an overwrite.
   const shown = new Map(projected.map((p) => [p.variantId, p.available]));
@@ -197,6 +243,16 @@ export async function applyInventoryWrite(
     tx,
     ledger.map((entry, i) => ({ ...entry, platformAvailable: shown.get(entry.variantId) ?? projections[i]!.expected })),
   );
+  if (itemPlan.items.length) {
+    await writeItemLevels(tx, shopId, locationId, {
+      items: itemPlan.items,
+      ledger: itemPlan.ledger,
+      siblings: itemPlan.siblings.map(({ expected, ...sibling }) => ({
+        ...sibling,
+        platformAvailable: shown.get(sibling.variantId) ?? expected,
+      })),
+    });
+  }
   await followMovedLevels(tx, shopId, moved);
   return results;
 }

@@ -1,0 +1,307 @@
+import { actorColumns } from '../../domain/actor.js';
+import type { MeasurementType } from '../../domain/units.js';
+import type { Queryable } from '../db.js';
+import type { LedgerEntry } from './inventory.js';
+
+// Stock items (PRODUCT.md §20): one stock per (location, item) shared by the variants linked to it.
+
+export interface StockItemRecord {
+  id: string;
+  title: string;
+  measurementType: MeasurementType;
+  unit: string;
+}
+
+/** The shop's stock items among `ids` (all of them when `ids` is omitted), by id. */
+export async function findStockItems(
+  db: Queryable,
+  shopId: string,
+  ids?: string[],
+): Promise<Map<string, StockItemRecord>> {
+  const { rows } = await db.query<StockItemRecord>(
+    `SELECT id, title, measurement_type AS "measurementType", unit FROM stock_items
+     WHERE shop_id = $1 AND ($2::text[] IS NULL OR id = ANY($2::text[])) ORDER BY id COLLATE "C"`,
+    [shopId, ids ?? null],
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Inserts or updates stock items; returns how many rows changed (an unchanged item is not written). */
+export async function upsertStockItems(db: Queryable, shopId: string, items: StockItemRecord[]): Promise<number> {
+  if (items.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO stock_items AS s (shop_id, id, title, measurement_type, unit)
+     SELECT $1, i.id, i.title, i.measurement_type, i.unit
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS i(id, title, measurement_type, unit)
+     ORDER BY i.id COLLATE "C"
+     ON CONFLICT (shop_id, id) DO UPDATE SET title = EXCLUDED.title, measurement_type = EXCLUDED.measurement_type,
+       unit = EXCLUDED.unit
+     WHERE (s.title, s.measurement_type, s.unit) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type, EXCLUDED.unit)`,
+    [
+      shopId,
+      items.map((i) => i.id),
+      items.map((i) => i.title),
+      items.map((i) => i.measurementType),
+      items.map((i) => i.unit),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/** Links variants to stock items (`null` unlinks); returns how many links changed. */
+export async function linkVariants(
+  db: Queryable,
+  shopId: string,
+  links: { variantId: string; stockItemId: string | null }[],
+): Promise<number> {
+  if (links.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE variants v SET stock_item_id = w.stock_item_id
+     FROM unnest($2::text[], $3::text[]) AS w(variant_id, stock_item_id)
+     WHERE v.shop_id = $1 AND v.id = w.variant_id AND v.stock_item_id IS DISTINCT FROM w.stock_item_id`,
+    [shopId, links.map((l) => l.variantId), links.map((l) => l.stockItemId)],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * For the stock items any of `variantIds` is linked to, every variant linked to them (the
+ * requested ones and their siblings), by item id, in variant id byte order. Variants without a
+ * link are absent. Nothing is locked.
+ */
+export async function findSiblings(
+  db: Queryable,
+  shopId: string,
+  variantIds: string[],
+): Promise<Map<string, string[]>> {
+  const { rows } = await db.query<{ stock_item_id: string; id: string }>(
+    `SELECT s.stock_item_id, s.id FROM variants s
+     WHERE s.shop_id = $1 AND s.stock_item_id IN (
+       SELECT stock_item_id FROM variants WHERE shop_id = $1 AND id = ANY($2::text[]) AND stock_item_id IS NOT NULL)
+     ORDER BY s.id COLLATE "C"`,
+    [shopId, variantIds],
+  );
+  const siblings = new Map<string, string[]>();
+  for (const row of rows) siblings.set(row.stock_item_id, [...(siblings.get(row.stock_item_id) ?? []), row.id]);
+  return siblings;
+}
+
+/** An item's level locked for a write: its total (decimal text in `levelUnit`) and the item's own unit. */
+export interface LockedItemLevel {
+  stockItemId: string;
+  measurementType: MeasurementType;
+  unit: string;
+  total: string;
+  levelUnit: string;
+}
+
+/**
+ * Locks the levels of these stock items at the location, creating missing ones at 0 in the
+ * item's unit, in item id byte order: the first locks of any write touching a linked variant
+ * (the lock order: item levels by item id, then variant levels by variant id; docs/operations.md).
+ * An unknown location locks nothing and returns nothing.
+ */
+export async function lockItemLevels(
+  db: Queryable,
+  shopId: string,
+  locationId: string,
+  itemIds: string[],
+): Promise<Map<string, LockedItemLevel>> {
+  const { rows } = await db.query<{
+    id: string;
+    measurement_type: MeasurementType;
+    unit: string;
+    total: string;
+    level_unit: string;
+  }>(
+    `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
+     items AS (SELECT id, unit, measurement_type FROM stock_items WHERE shop_id = $1 AND id = ANY($3::text[])),
+     locked AS (
+       INSERT INTO stock_item_levels AS l (shop_id, location_id, stock_item_id, total, unit)
+       SELECT $1, loc.id, items.id, 0, items.unit FROM items CROSS JOIN loc
+       ORDER BY items.id COLLATE "C"
+       ON CONFLICT (shop_id, location_id, stock_item_id) DO UPDATE SET total = l.total
+       RETURNING l.stock_item_id, l.total, l.unit)
+     SELECT items.id, items.measurement_type, items.unit, locked.total, locked.unit AS level_unit
+     FROM items JOIN locked ON locked.stock_item_id = items.id`,
+    [shopId, locationId, itemIds],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        stockItemId: row.id,
+        measurementType: row.measurement_type,
+        unit: row.unit,
+        total: row.total,
+        levelUnit: row.level_unit,
+      },
+    ]),
+  );
+}
+
+/** A ledger row of an item's level: `variantId` names the variant that caused it (none for an import). */
+export interface ItemLedgerEntry extends Omit<LedgerEntry, 'variantId'> {
+  variantId: string | null;
+  stockItemId: string;
+}
+
+/** What a write leaves on a linked variant's own row: the item's total and what the platform shows. */
+export interface SiblingRow {
+  variantId: string;
+  total: string;
+  unit: string;
+  platformAvailable: number | null;
+}
+
+/**
+ * Writes the items' new totals, their ledger rows, and each linked variant's copy of its item's
+ * total with what the platform now shows, in one statement (levels already locked). As for a
+ * variant's level, a booking that moves nothing leaves no ledger row; an API write always does.
+ */
+export async function writeItemLevels(
+  db: Queryable,
+  shopId: string,
+  locationId: string,
+  write: {
+    items: { stockItemId: string; total: string; unit: string }[];
+    ledger: ItemLedgerEntry[];
+    siblings: SiblingRow[];
+  },
+): Promise<void> {
+  const { items, ledger, siblings } = write;
+  const column = <K extends keyof ItemLedgerEntry>(k: K) => ledger.map((e) => e[k]);
+  const actors = ledger.map((e) => actorColumns(e.actor));
+  await db.query(
+    `WITH items AS (
+       UPDATE stock_item_levels l SET total = w.total, unit = w.unit, updated_at = now()
+       FROM unnest($3::text[], $4::numeric[], $5::text[]) AS w(id, total, unit)
+       WHERE l.shop_id = $1 AND l.location_id = $2 AND l.stock_item_id = w.id),
+     siblings AS (
+       UPDATE inventory_levels l SET total = w.total, unit = w.unit, platform_available = w.platform_available,
+         updated_at = now()
+       FROM unnest($6::text[], $7::numeric[], $8::text[], $9::bigint[]) AS w(id, total, unit, platform_available)
+       WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = w.id)
+     INSERT INTO inventory_ledger (shop_id, location_id, variant_id, stock_item_id, operation, quantity_before,
+       quantity_after, delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id,
+       actor_name)
+     SELECT $1, $2, e.variant_id, e.stock_item_id, e.operation, e.before, e.after, e.delta, e.unit, e.idempotency_key,
+       e.request_id, e.reference_type, e.reference_id, e.actor_type, e.actor_id, e.actor_name
+     FROM unnest($10::text[], $11::text[], $12::text[], $13::numeric[], $14::numeric[], $15::numeric[], $16::text[],
+       $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
+       WITH ORDINALITY AS e(variant_id, stock_item_id, operation, before, after, delta, unit, idempotency_key,
+         request_id, reference_type, reference_id, actor_type, actor_id, actor_name, n)
+     WHERE e.delta <> 0 OR e.operation IN ('adjustment', 'set')
+     ORDER BY e.n`,
+    [
+      shopId,
+      locationId,
+      items.map((i) => i.stockItemId),
+      items.map((i) => i.total),
+      items.map((i) => i.unit),
+      siblings.map((s) => s.variantId),
+      siblings.map((s) => s.total),
+      siblings.map((s) => s.unit),
+      siblings.map((s) => s.platformAvailable),
+      column('variantId'),
+      column('stockItemId'),
+      column('operation'),
+      column('before'),
+      column('after'),
+      column('delta'),
+      column('unit'),
+      column('idempotencyKey'),
+      column('requestId'),
+      ledger.map((e) => e.reference?.type ?? null),
+      ledger.map((e) => e.reference?.id ?? null),
+      actors.map((a) => a[0]),
+      actors.map((a) => a[1]),
+      actors.map((a) => a[2]),
+    ],
+  );
+}
+
+/** The variants linked to each of these stock items, by item id, in variant id byte order. */
+export async function listLinkedVariants(
+  db: Queryable,
+  shopId: string,
+  itemIds: string[],
+): Promise<Map<string, string[]>> {
+  const { rows } = await db.query<{ stock_item_id: string; id: string }>(
+    `SELECT stock_item_id, id FROM variants WHERE shop_id = $1 AND stock_item_id = ANY($2::text[])
+     ORDER BY id COLLATE "C"`,
+    [shopId, itemIds],
+  );
+  const linked = new Map<string, string[]>();
+  for (const row of rows) linked.set(row.stock_item_id, [...(linked.get(row.stock_item_id) ?? []), row.id]);
+  return linked;
+}
+
+/** The locations at which each of these stock items has a level, by item id. */
+export async function itemLevelLocations(
+  db: Queryable,
+  shopId: string,
+  itemIds: string[],
+): Promise<Map<string, string[]>> {
+  const { rows } = await db.query<{ stock_item_id: string; location_id: string }>(
+    `SELECT stock_item_id, location_id FROM stock_item_levels WHERE shop_id = $1 AND stock_item_id = ANY($2::text[])`,
+    [shopId, itemIds],
+  );
+  const at = new Map<string, string[]>();
+  for (const row of rows) at.set(row.stock_item_id, [...(at.get(row.stock_item_id) ?? []), row.location_id]);
+  return at;
+}
+
+/** A stock item's level at a location (null fields when it has none) and every variant linked to it. */
+export interface ItemLevelRead {
+  item: StockItemRecord;
+  total: string | null;
+  levelUnit: string | null;
+  updatedAt: Date | null;
+  variants: { variantId: string; unit: string; unitValue: string }[];
+}
+
+/**
+ * One round trip: whether the location exists, and the item with its level there and its linked
+ * variants (in variant id byte order); `item` undefined when the shop has no such item.
+ */
+export async function readItemLevel(
+  db: Queryable,
+  shopId: string,
+  stockItemId: string,
+  locationId: string,
+): Promise<{ locationFound: boolean; level: ItemLevelRead | undefined }> {
+  const { rows } = await db.query<{
+    location_found: boolean;
+    id: string | null;
+    title: string;
+    measurement_type: MeasurementType;
+    unit: string;
+    total: string | null;
+    level_unit: string | null;
+    updated_at: Date | null;
+    variants: { variantId: string; unit: string; unitValue: string }[] | null;
+  }>(
+    `SELECT EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_found,
+       i.id, i.title, i.measurement_type, i.unit, l.total, l.unit AS level_unit, l.updated_at,
+       (SELECT json_agg(json_build_object('variantId', v.id, 'unit', v.unit, 'unitValue', v.unit_value::text)
+          ORDER BY v.id COLLATE "C")
+        FROM variants v WHERE v.shop_id = $1 AND v.stock_item_id = i.id) AS variants
+     FROM (SELECT 1) AS one
+     LEFT JOIN stock_items i ON i.shop_id = $1 AND i.id = $2
+     LEFT JOIN stock_item_levels l ON l.shop_id = $1 AND l.location_id = $3 AND l.stock_item_id = i.id`,
+    [shopId, stockItemId, locationId],
+  );
+  const row = rows[0]!;
+  if (row.id === null) return { locationFound: row.location_found, level: undefined };
+  return {
+    locationFound: row.location_found,
+    level: {
+      item: { id: row.id, title: row.title, measurementType: row.measurement_type, unit: row.unit },
+      total: row.total,
+      levelUnit: row.level_unit,
+      updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
+      variants: row.variants ?? [],
+    },
+  };
+}
