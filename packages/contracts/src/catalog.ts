@@ -126,8 +126,8 @@ export const ProductQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 512,
-      description: 'A `meta.nextCursor` or `meta.prevCursor`.',
-      examples: [EXAMPLE_CURSOR],
+      description:
+        'A `meta.nextCursor` or `meta.prevCursor`. Issued by the server for one shop and sealed, so it has no example: the docs page’s Try it out leaves it empty.',
     }),
   ),
 });

@@ -162,8 +162,8 @@ export const InventoryLedgerQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 512,
-      description: 'A `meta.nextCursor` or `meta.prevCursor` of the same level.',
-      examples: [EXAMPLE_LEDGER_CURSOR],
+      description:
+        'A `meta.nextCursor` or `meta.prevCursor` of the same level. Issued by the server for one shop and sealed, so it has no example: the docs page’s Try it out leaves it empty.',
     }),
   ),
 });

@@ -159,6 +159,12 @@ describe('OpenAPI document and docs page', () => {
       for (const [method, operation] of Object.entries(operations)) {
         const name = `${method.toUpperCase()} ${path}`;
         for (const parameter of operation.parameters ?? []) {
+          // A cursor is sealed by the server for one shop: no example could be one, and the docs
+          // page's Try it out would send it (400) instead of leaving the field empty.
+          if (parameter.name === 'cursor') {
+            expect(parameterExamples(parameter), `${name} cursor`).toEqual([]);
+            continue;
+          }
           check(`${name} ${parameter.in} ${parameter.name}`, parameter.schema, parameterExamples(parameter));
         }
         const { requestBody } = operation;
