@@ -1,5 +1,6 @@
 import { createApiKey } from '../services/api-keys.js';
 import { importCatalog } from '../services/catalog-import/import-catalog.js';
+import { forgetShopKeys } from '../store/repositories/idempotency.js';
 import { findShopByDomain } from '../store/repositories/shops.js';
 import { parseCommandArgs } from './args.js';
 import { CommandError, type StoreCommand, UsageError } from './command.js';
@@ -38,6 +39,9 @@ export const demoCommand: StoreCommand = async (ctx, args) => {
       );
     }
     const { shops } = await importCatalog(ctx, DEMO_CATALOG);
+    // Answers stored under a key describe data the reset replaced: a guide's fixed keys
+    // (`receipt-8812`) apply again on the fresh shop instead of replaying those answers.
+    if (existing) await forgetShopKeys(ctx.db, existing.id);
     ctx.changed();
     headline = `Demo shop ${DEMO_SHOP} is reset to the demo's data (${shops[0]?.changes ?? 0} change(s) written).`;
   } else if (existing) {

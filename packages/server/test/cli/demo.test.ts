@@ -13,6 +13,7 @@ import { createKeyring } from '../../src/secrets/keyring.js';
 import { SecretKey } from '../../src/secrets/secret-key.js';
 import { importCatalog } from '../../src/services/catalog-import/import-catalog.js';
 import type { Db } from '../../src/store/db.js';
+import { storeResponse } from '../../src/store/repositories/idempotency.js';
 import { testDrivers } from '../support/databases.js';
 
 const KEY_LINE = /^ {2}apik_[a-z2-7]{16}_[0-9A-Za-z]{32,}$/;
@@ -98,6 +99,24 @@ describe.each(testDrivers())('tare demo on $name', ({ create }) => {
 
   it('when --reset --yes, then the demo stock is back, booked as an import, and it says so', async () => {
     const ledgerBefore = (await demoData()).ledger.length;
+    // An answer stored under a key (a guide's `receipt-8812`), and another shop's.
+    const keysOf = async (domain: string) =>
+      (
+        await db.query<{ key: string }>(
+          'SELECT key FROM idempotency_keys WHERE shop_id = (SELECT id FROM shops WHERE domain = $1)',
+          [domain],
+        )
+      ).rows.map((row) => row.key);
+    const other = structuredClone(DEMO_CATALOG);
+    other.shops[0]!.domain = 'other-shop.example';
+    await importCatalog({ db, gateway: createLocalGateway() }, other);
+    for (const domain of [DEMO_SHOP, 'other-shop.example']) {
+      const [{ id }] = (await db.query<{ id: string }>('SELECT id FROM shops WHERE domain = $1', [domain])).rows as [
+        { id: string },
+      ];
+      const answer = { fingerprint: Buffer.from('f'), status: 200, body: '{}', requestId: 'req_1' };
+      await storeResponse(db, id, 'receipt-8812', answer);
+    }
     const reset = await demo(['--reset', '--yes']);
     expect(reset.code).toBe(0);
     expect(reset.out[0]).toMatch(
@@ -109,6 +128,9 @@ describe.each(testDrivers())('tare demo on $name', ({ create }) => {
     const after = await demoData();
     expect(after.coffee).toEqual([{ total: '12.75', unit: 'kg' }]);
     expect(after.ledger.length).toBe(ledgerBefore + 1);
+    // The stored answers were about data the reset replaced: a key applies again; other shops keep theirs.
+    expect(await keysOf(DEMO_SHOP)).toEqual([]);
+    expect(await keysOf('other-shop.example')).toEqual(['receipt-8812']);
   });
 });
 

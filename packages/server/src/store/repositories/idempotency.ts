@@ -66,3 +66,9 @@ export async function reapKeys(db: Queryable, retentionHours: number): Promise<n
   );
   return rowCount;
 }
+
+/** Forgets every key of one shop (its data was put back as it shipped: `tare demo --reset`). */
+export async function forgetShopKeys(db: Queryable, shopId: string): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM idempotency_keys WHERE shop_id = $1', [shopId]);
+  return rowCount;
+}
