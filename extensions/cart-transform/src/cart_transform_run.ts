@@ -16,7 +16,9 @@
 import {
   bookableMeasureIssue,
   checkMeasurementRules,
+  configSvcVariant,
   currencyDigits,
+  dimensionsSettingsIssues,
   lineUnitPrice,
   onlineStoreIssues,
   type PricingMode,
@@ -106,7 +108,9 @@ function variantConfigs(): (value: string | undefined) => VariantMeasurementConf
   return (value) => {
     if (!read.has(value)) {
       const config = readVariantMeasurementConfig(value);
-      read.set(value, config && onlineStoreIssues(config).length === 0 ? config : undefined);
+      const usable =
+        config && onlineStoreIssues(config).length === 0 && dimensionsSettingsIssues(config, config.type).length === 0;
+      read.set(value, usable ? config : undefined);
     }
     return read.get(value);
   };
@@ -115,7 +119,8 @@ function variantConfigs(): (value: string | undefined) => VariantMeasurementConf
 /** The line's measure when its `_svc_data` is valid, allowed by the rules and bookable. */
 function allowedMeasure(line: CartTransformLine, config: VariantMeasurementConfig): number | undefined {
   const { unit, value: unitValue } = config.unitMeasurement;
-  const svc = validateSvcData(line.attribute?.value ?? undefined, { unit });
+  // The factors too (PRODUCT.md §19): a line whose area or volume they do not make is not measured.
+  const svc = validateSvcData(line.attribute?.value ?? undefined, configSvcVariant(config));
   if (!svc.ok || svc.data.measurement.type !== config.type) return undefined;
   const measure = svc.data.measurement.dimensions[0].value;
   if (checkMeasurementRules(measure, { settings: { onlineStore: config } }).length > 0) return undefined;

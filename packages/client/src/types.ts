@@ -211,7 +211,13 @@ export interface OrderItem {
   productId: string | null;
   variantId: string | null;
   quantity: number;
-  measurement: { type: MeasurementType; value: number; unit: string };
+  measurement: {
+    type: MeasurementType;
+    value: number;
+    unit: string;
+    /** The factors the value was made from, with their names, when the line has them (PRODUCT.md §19). */
+    dimensions?: Array<{ value: number; unit: string; name: string }>;
+  };
   /** Formatted price per measurement unit, e.g. "$24.00 per kg". */
   unitPrice: string;
 }
@@ -227,7 +233,13 @@ export interface OrderEditBody {
     lineItemId: string;
     /** 0 removes the line. */
     quantity?: number;
-    measurement?: { type: MeasurementType; value: number; unit: string };
+    /** `value`, or `dimensions` (the factors, PRODUCT.md §19) from which Tare computes it. */
+    measurement?: {
+      type: MeasurementType;
+      value?: number;
+      unit: string;
+      dimensions?: Array<{ value: number; unit: string; name?: string }>;
+    };
     variantId?: string;
   }>;
   notifyCustomer?: boolean;

@@ -7,12 +7,26 @@ const closed = { additionalProperties: false } as const;
 
 export const OrderParams = Type.Object({ orderId: platformId('5001') }, closed);
 
+/** PRODUCT.md §19: one length an area or volume was made from, as the line carries it. */
+const Factor = Type.Object({ value: Type.Number(), unit: Type.String(), name: Type.String() });
+
 export const OrderItemSchema = Type.Object({
   lineItemId: Type.String(),
   productId: Type.Union([Type.String(), Type.Null()]),
   variantId: Type.Union([Type.String(), Type.Null()]),
   quantity: Type.Integer(),
-  measurement: Type.Object({ type: MeasurementTypeSchema, value: Type.Number(), unit: Type.String() }),
+  measurement: Type.Object({
+    type: MeasurementTypeSchema,
+    value: Type.Number(),
+    unit: Type.String(),
+    dimensions: Type.Optional(
+      Type.Array(Factor, {
+        description:
+          'The factors the value was made from (area: 2, volume: 3), with their names, when the line has them; ' +
+          'not the value itself (PRODUCT.md §19).',
+      }),
+    ),
+  }),
   unitPrice: Type.String({ description: 'Formatted price per measurement unit, e.g. "$24.00 per kg".' }),
 });
 export type OrderItem = Static<typeof OrderItemSchema>;
@@ -32,8 +46,32 @@ export const OrderEditBody = Type.Object(
             Type.Object(
               {
                 type: MeasurementTypeSchema,
-                value: Type.Number({ exclusiveMinimum: 0 }),
+                value: Type.Optional(
+                  Type.Number({
+                    exclusiveMinimum: 0,
+                    description: 'Required unless `dimensions` is given (then Tare computes it).',
+                  }),
+                ),
                 unit: Type.String({ minLength: 1, maxLength: 16 }),
+                dimensions: Type.Optional(
+                  Type.Array(
+                    Type.Object(
+                      {
+                        value: Type.Number(),
+                        unit: Type.String({ minLength: 1, maxLength: 16 }),
+                        name: Type.Optional(Type.String({ maxLength: 60 })),
+                      },
+                      closed,
+                    ),
+                    {
+                      minItems: 1,
+                      maxItems: 3,
+                      description:
+                        "The factors of a variant made from dimensions (PRODUCT.md §19), in the variant's order; " +
+                        'the value is recomputed from them.',
+                    },
+                  ),
+                ),
               },
               closed,
             ),
@@ -53,6 +91,21 @@ export const OrderEditBody = Type.Object(
       {
         edits: [{ lineItemId: '9001', measurement: { type: 'weight', value: 1.1, unit: 'kg' } }],
         notifyCustomer: false,
+      },
+      {
+        edits: [
+          {
+            lineItemId: '9002',
+            measurement: {
+              type: 'area',
+              unit: 'm2',
+              dimensions: [
+                { value: 2.5, unit: 'm', name: 'length' },
+                { value: 4, unit: 'm', name: 'width' },
+              ],
+            },
+          },
+        ],
       },
     ],
   },

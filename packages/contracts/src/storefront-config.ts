@@ -8,6 +8,7 @@
  *
  * Plain data and plain functions, no dependency: they run in Node, browsers and a Shopify Function.
  */
+import type { DimensionSetting, FactorsConfig } from './dimensions.js';
 import type { MeasurementRules } from './measurement-rules.js';
 import type { UnitPrice } from './unit-price.js';
 
@@ -37,6 +38,10 @@ export interface VariantMeasurementConfig {
    * and its `unitPrice` that price per the shop's reference.
    */
   presets?: { value: number; label?: string; price?: string; unitPrice?: UnitPrice }[];
+  /** PRODUCT.md §19: the lengths an area or volume is made from (the picker asks each; a line carries them). */
+  dimensions?: DimensionSetting[];
+  /** 0–100, only with `dimensions`. */
+  overagePercent?: number;
   /** The variant's price per unit measurement: decimal text in `currency` (`'24.00'`). */
   price: string;
   /** ISO 4217 code of the shop's currency. */
@@ -66,6 +71,8 @@ export interface ConfiguredVariant {
       displayStyle: VariantMeasurementConfig['displayStyle'];
       rules?: MeasurementRules;
       presets?: { value: number; label?: string; price?: string; unitPrice?: UnitPrice }[];
+      dimensions?: readonly DimensionSetting[];
+      overagePercent?: number;
     };
   };
   price: string;
@@ -89,9 +96,26 @@ export function variantMeasurementConfig(variant: ConfiguredVariant, currency: s
     displayStyle: store.displayStyle,
     ...(store.displayStyle === 'number' && store.rules ? { rules: { ...store.rules } } : {}),
     ...(store.displayStyle !== 'number' && store.presets ? { presets: store.presets.map((p) => ({ ...p })) } : {}),
+    ...(store.dimensions ? { dimensions: store.dimensions.map((d) => ({ ...d })) } : {}),
+    ...(store.overagePercent === undefined ? {} : { overagePercent: store.overagePercent }),
     price: variant.price,
     currency,
     ...(variant.unitPrice ? { unitPrice: { ...variant.unitPrice } } : {}),
+  };
+}
+
+/**
+ * What a line of the configured variant is checked against (`validateSvcData`'s variant): its unit
+ * and its factors (none: lines carry no entry after `dimensions[0]`).
+ */
+export function configSvcVariant(config: VariantMeasurementConfig): { unit: string; factors: FactorsConfig } {
+  return {
+    unit: config.unitMeasurement.unit,
+    factors: {
+      dimensions: config.dimensions ?? null,
+      overagePercent: config.overagePercent ?? null,
+      rules: config.rules ?? null,
+    },
   };
 }
 

@@ -30,7 +30,7 @@ describe('templateProblem', () => {
     [
       '{Prce}/{Quantity}',
       TEMPLATE_TOKENS,
-      'has an unknown token {Prce}; use {Price}, {Quantity}, {Quantity_With_Space}, {Unit}, {Value} or {UnitPrice}',
+      'has an unknown token {Prce}; use {Price}, {Quantity}, {Quantity_With_Space}, {Unit}, {Value}, {UnitPrice}, {Dimensions} or {Percent}',
     ],
     [
       '{Price} for {Value} {Unit}',

@@ -4,13 +4,22 @@
  * `{Unit}` → unit id; `{Value}` → the quantity, always; `{Quantity}` / `{Quantity_With_Space}`
  * → quantity and unit without / with a space, the number dropped when the quantity is
  * numerically 1; `{UnitPrice}` → the price per the shop's reference quantity as
- * `formatUnitPrice` writes it (`€19.20/kg`; kept as is when absent). A plain decimal quantity is
+ * `formatUnitPrice` writes it (`€19.20/kg`; kept as is when absent); `{Dimensions}` → the factors
+ * as the customer gave them (`2.35 m × 4 m`, PRODUCT.md §19) and `{Percent}` → the overage (both
+ * kept as is when absent). A plain decimal quantity is
  * printed without leading or trailing zeros; unknown tokens are kept.
  * @example renderTemplate('{Price}/{Quantity}', { price: '€2.50', quantity: '1.000', unit: 'kg' }) // '€2.50/kg'
  */
 export function renderTemplate(
   template: string,
-  tokens: { price?: string; unitPrice?: string; quantity: string; unit: string },
+  tokens: {
+    price?: string;
+    unitPrice?: string;
+    quantity: string;
+    unit: string;
+    dimensions?: string;
+    percent?: string;
+  },
 ): string {
   const value = plainDecimal(tokens.quantity);
   const isOne = value === '1';
@@ -22,6 +31,10 @@ export function renderTemplate(
         return tokens.price ?? match;
       case 'UnitPrice':
         return tokens.unitPrice ?? match;
+      case 'Dimensions':
+        return tokens.dimensions ?? match;
+      case 'Percent':
+        return tokens.percent ?? match;
       case 'Quantity':
         return isOne ? unit : `${value}${unit}`;
       case 'Quantity_With_Space':
@@ -47,7 +60,16 @@ function plainDecimal(text: string): string {
 }
 
 /** Every token a label template may hold (PRODUCT.md §8), in the order messages list them. */
-export const TEMPLATE_TOKENS = ['Price', 'Quantity', 'Quantity_With_Space', 'Unit', 'Value', 'UnitPrice'] as const;
+export const TEMPLATE_TOKENS = [
+  'Price',
+  'Quantity',
+  'Quantity_With_Space',
+  'Unit',
+  'Value',
+  'UnitPrice',
+  'Dimensions',
+  'Percent',
+] as const;
 
 const listed = (names: readonly string[]) => {
   const tokens = names.map((name) => `{${name}}`);

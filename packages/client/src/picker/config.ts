@@ -16,6 +16,10 @@ export interface PickerVariantConfig {
   displayStyle: 'number' | 'pills' | 'dropdown';
   rules?: MeasurementRules;
   presets?: { value: number; label?: string; price?: string; unitPrice?: UnitPrice }[];
+  /** PRODUCT.md §19: the lengths an area or volume is made from; one input each (a fixed one shown). */
+  dimensions?: { name: string; unit: string; rules?: MeasurementRules; fixed?: number }[];
+  /** 0–100: extra sold for waste; only with `dimensions`. */
+  overagePercent?: number;
   /** Price per unit measurement, decimal text in `currency`. */
   price: string;
   currency: string;

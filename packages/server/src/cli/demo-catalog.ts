@@ -138,6 +138,59 @@ export const DEMO_CATALOG: ImportDocument = {
             },
           ],
         },
+        {
+          // PRODUCT.md §19: sold per m² off a 4 m roll; the customer states the length, 10 % is added for waste.
+          id: '1006',
+          title: 'Carpet',
+          measurementType: 'area',
+          variants: [
+            {
+              id: '2501',
+              title: 'Wool loop, 4 m roll',
+              price: '29.00',
+              unitMeasurement: { unit: 'm2', value: 1 },
+              settings: {
+                onlineStore: {
+                  displayStyle: 'number',
+                  rules: { min: 0.01, increment: 0.01, defaultValue: 4.4, max: null },
+                  dimensions: [
+                    { name: 'length', unit: 'm', rules: { min: 0.5, increment: 0.01, defaultValue: 1, max: 50 } },
+                    { name: 'width', unit: 'm', fixed: 4 },
+                  ],
+                  overagePercent: 10,
+                },
+              },
+              // The roll: 50 m × 4 m.
+              inventory: [{ locationId: '70001', quantity: { value: 200, unit: 'm2' } }],
+            },
+          ],
+        },
+        {
+          // PRODUCT.md §19: sold per m³, cut to length × width × height.
+          id: '1007',
+          title: 'Oak timber',
+          measurementType: 'volume',
+          variants: [
+            {
+              id: '2601',
+              title: 'Kiln-dried beam',
+              price: '1450.00',
+              unitMeasurement: { unit: 'm3', value: 1 },
+              settings: {
+                onlineStore: {
+                  displayStyle: 'number',
+                  rules: { min: 0.0001, increment: 0.0001, defaultValue: 0.012, max: null },
+                  dimensions: [
+                    { name: 'length', unit: 'm', rules: { min: 0.5, increment: 0.1, defaultValue: 2.4, max: 6 } },
+                    { name: 'width', unit: 'cm', rules: { min: 5, increment: 0.5, defaultValue: 10, max: 30 } },
+                    { name: 'height', unit: 'cm', rules: { min: 2, increment: 0.5, defaultValue: 5, max: 30 } },
+                  ],
+                },
+              },
+              inventory: [{ locationId: '70001', quantity: { value: 4.5, unit: 'm3' } }],
+            },
+          ],
+        },
       ],
       orders: [
         {

@@ -10,6 +10,10 @@ interface Words {
   referenceUnitPrice: string;
   netQuantity: string;
   net: Record<MeasurementType, string>;
+  /** PRODUCT.md §19: the factors' property name, and the overage's name and text. */
+  dimensions: string;
+  overage: string;
+  overageValue: string;
 }
 
 const WORDS: Record<SupportedLocale, Words> = {
@@ -18,24 +22,36 @@ const WORDS: Record<SupportedLocale, Words> = {
     referenceUnitPrice: 'Price per measure',
     netQuantity: 'Net quantity',
     net: { weight: 'Net weight', length: 'Length', area: 'Area', volume: 'Volume', time: 'Duration' },
+    dimensions: 'Dimensions',
+    overage: 'Overage',
+    overageValue: 'Includes {Percent}% extra',
   },
   fr: {
     unitPrice: 'Prix unitaire',
     referenceUnitPrice: 'Prix à l’unité de mesure',
     netQuantity: 'Quantité nette',
     net: { weight: 'Poids net', length: 'Longueur', area: 'Surface', volume: 'Volume', time: 'Durée' },
+    dimensions: 'Dimensions',
+    overage: 'Marge de coupe',
+    overageValue: 'Comprend {Percent} % en plus',
   },
   es: {
     unitPrice: 'Precio unitario',
     referenceUnitPrice: 'Precio por unidad de medida',
     netQuantity: 'Cantidad neta',
     net: { weight: 'Peso neto', length: 'Longitud', area: 'Superficie', volume: 'Volumen', time: 'Duración' },
+    dimensions: 'Dimensiones',
+    overage: 'Margen de corte',
+    overageValue: 'Incluye un {Percent} % adicional',
   },
   de: {
     unitPrice: 'Grundpreis',
     referenceUnitPrice: 'Grundpreis',
     netQuantity: 'Nettomenge',
     net: { weight: 'Nettogewicht', length: 'Länge', area: 'Fläche', volume: 'Volumen', time: 'Dauer' },
+    dimensions: 'Maße',
+    overage: 'Verschnitt',
+    overageValue: 'Inklusive {Percent} % Verschnitt',
   },
 };
 
@@ -48,6 +64,8 @@ const unitPriceValueKey = (type: MeasurementType, unit: string) => `unitPrice_${
 const netValueKey = (type: MeasurementType, unit: string) => `${netKey(type)}_value_${unit}`;
 // The legal unit price (PRODUCT.md §21), in a shop's label set only while it has unit pricing on.
 const UNIT_PRICING_KEYS = ['referenceUnitPrice', 'referenceUnitPriceValue'];
+// Area and volume made from dimensions (PRODUCT.md §19): in the label set of a shop selling either.
+const DIMENSION_KEYS = ['dimensions', 'dimensions_value', 'overage', 'overage_value'];
 const SUMMARY_KEYS = [
   'unitPrice',
   'unitPricePropertyName',
@@ -69,6 +87,10 @@ function builtInSet(w: Words): Record<string, string> {
     netMeasurementValue: NET_TEMPLATE,
     referenceUnitPrice: w.referenceUnitPrice,
     referenceUnitPriceValue: '{UnitPrice}',
+    dimensions: w.dimensions,
+    dimensions_value: '{Dimensions}',
+    overage: w.overage,
+    overage_value: w.overageValue,
   };
   for (const type of MEASUREMENT_TYPES) {
     set[netKey(type)] = w.net[type];
@@ -91,7 +113,10 @@ export interface LabelKey {
 
 // The cart helpers fill a unit price value with the price; a net value has no price to fill;
 // {UnitPrice} (price per the shop's reference) only in the label made for it.
-const PRICE_TOKENS: readonly string[] = TEMPLATE_TOKENS.filter((token) => token !== 'UnitPrice');
+// {Dimensions} and {Percent} only in the labels of PRODUCT.md §19.
+const PRICE_TOKENS: readonly string[] = TEMPLATE_TOKENS.filter(
+  (token) => token !== 'UnitPrice' && token !== 'Dimensions' && token !== 'Percent',
+);
 const NET_TOKENS: readonly string[] = PRICE_TOKENS.filter((token) => token !== 'Price');
 
 /** Every built-in key, summary keys first, then per type its name and each unit's two templates. */
@@ -103,6 +128,10 @@ export const LABEL_KEYS: readonly LabelKey[] = Object.freeze([
   { key: 'netMeasurementValue', tokens: NET_TOKENS },
   { key: 'referenceUnitPrice', tokens: [] },
   { key: 'referenceUnitPriceValue', tokens: ['UnitPrice'] },
+  { key: 'dimensions', tokens: [] },
+  { key: 'dimensions_value', tokens: ['Dimensions'] },
+  { key: 'overage', tokens: [] },
+  { key: 'overage_value', tokens: ['Percent'] },
   ...MEASUREMENT_TYPES.flatMap((type) => [
     { key: netKey(type), tokens: [], type },
     ...unitsOf(type).flatMap((unit) => [
@@ -155,6 +184,7 @@ export function resolveLabels(input: ResolveLabelsInput): { locale: string; labe
   const keys = new Set([
     ...SUMMARY_KEYS,
     ...(input.unitPricing ? UNIT_PRICING_KEYS : []),
+    ...(input.enabled.some((e) => e.type === 'area' || e.type === 'volume') ? DIMENSION_KEYS : []),
     ...input.enabled.flatMap((e) => keysFor(e.type, e.units)),
     ...chain.flatMap((l) => Object.keys(shop.get(l) ?? {})),
   ]);

@@ -558,10 +558,15 @@ describe('tare serve with CLI hand-off on pglite', () => {
     expect(body.meta).toEqual({ locale: 'en' });
     expect(body.data.settings.mergeMatchingLineItems).toBe(true);
     const labels = body.data.settings.localizedLabels;
-    // The demo shop sells weight (kg, g), length (m), area (m2), volume (L) and time (h), and
-    // shows unit prices (its reference unit price labels).
+    // The demo shop sells weight (kg, g), length (m), area (m2), volume (L, m3) and time (h),
+    // shows unit prices (its reference unit price labels) and sells carpet and timber made from
+    // dimensions (PRODUCT.md §19).
     expect(Object.keys(labels).sort()).toEqual(
       [
+        'dimensions',
+        'dimensions_value',
+        'overage',
+        'overage_value',
         'unitPrice',
         'unitPricePropertyName',
         'unitPricePropertyValue',
@@ -580,6 +585,7 @@ describe('tare serve with CLI hand-off on pglite', () => {
           'length_value_m',
           'area_value_m2',
           'volume_value_L',
+          'volume_value_m3',
           'time_value_h',
         ].map((k) => `unitPrice_${k}`),
         ...[
@@ -588,6 +594,7 @@ describe('tare serve with CLI hand-off on pglite', () => {
           'Length_value_m',
           'Area_value_m2',
           'Volume_value_L',
+          'Volume_value_m3',
           'Time_value_h',
         ].map((k) => `net${k}`),
       ].sort(),

@@ -193,6 +193,11 @@ describe.each(testDrivers())('tenant isolation across app-settings, products and
       });
       expect(en.b.body.data.settings).toEqual({
         localizedLabels: {
+          // Shop B sells volume, which may be made from dimensions (PRODUCT.md §19).
+          dimensions: 'Dimensions',
+          dimensions_value: '{Dimensions}',
+          overage: 'Overage',
+          overage_value: 'Includes {Percent}% extra',
           netLength: 'Length',
           netLength_value_ft: '{Value} {Unit}',
           netLength_value_m: '{Value} {Unit}',

@@ -4,45 +4,11 @@ import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
-import { svcData } from './support.js';
+import { svcData, visitor } from './support.js';
 
 // PRODUCT.md §18: the sandbox storefront, a sandbox shop's product pages and Shopify's Ajax Cart
 // API over its sandbox carts, without an API key.
 const storefrontShop = () => shopFixture({ settings: { mergeMatchingLineItems: true, storefront: { enabled: true } } });
-
-/** A browser of the storefront: keeps the `cart` cookie it is given, as a browser does. */
-function visitor(server: RunningServer, domain: string) {
-  let cookie: string | undefined;
-  const root = `/sandbox/storefront/${domain}/`;
-  const request = async (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (cookie) headers.set('cookie', cookie);
-    const res = await call(server, `${root}${path}`, { ...init, headers });
-    const set = res.headers.get('set-cookie');
-    if (set) cookie = /Max-Age=0/.test(set) ? undefined : set.split(';')[0];
-    return res;
-  };
-  const json = (path: string, body: unknown) =>
-    request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return {
-    root,
-    request,
-    add: (items: unknown[]) => json('cart/add.js', { items }),
-    change: (key: string, quantity: number) => json('cart/change.js', { key, quantity }),
-    checkout: () =>
-      request('checkout', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: '',
-      }),
-    get cookie() {
-      return cookie;
-    },
-    set cookie(value) {
-      cookie = value;
-    },
-  };
-}
 
 const measured = (value: number) => ({
   id: 2001,

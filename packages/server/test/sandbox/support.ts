@@ -97,3 +97,37 @@ export async function releaseDeliveries(db: Db): Promise<void> {
   await db.query('DROP TRIGGER IF EXISTS test_hold_platform_events ON platform_events');
   await db.query(`UPDATE platform_events SET next_attempt_at = now() WHERE status = 'pending'`);
 }
+
+/** A browser of the storefront: keeps the `cart` cookie it is given, as a browser does. */
+export function visitor(server: RunningServer, domain: string) {
+  let cookie: string | undefined;
+  const root = `/sandbox/storefront/${domain}/`;
+  const request = async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set('cookie', cookie);
+    const res = await call(server, `${root}${path}`, { ...init, headers });
+    const set = res.headers.get('set-cookie');
+    if (set) cookie = /Max-Age=0/.test(set) ? undefined : set.split(';')[0];
+    return res;
+  };
+  const json = (path: string, body: unknown) =>
+    request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return {
+    root,
+    request,
+    add: (items: unknown[]) => json('cart/add.js', { items }),
+    change: (key: string, quantity: number) => json('cart/change.js', { key, quantity }),
+    checkout: () =>
+      request('checkout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      }),
+    get cookie() {
+      return cookie;
+    },
+    set cookie(value) {
+      cookie = value;
+    },
+  };
+}

@@ -2,6 +2,9 @@ import type { Actor } from '../../domain/actor.js';
 import { lineMeasure } from '../../domain/bookable-line.js';
 import {
   currencyDigits,
+  factorIssues,
+  type FactorsConfig,
+  measureFromFactors,
   lineUnitPrice,
   type OrderEditBody,
   serializeSvcData,
@@ -10,6 +13,7 @@ import {
 } from '@tare/contracts';
 import { Dec, decimalFromJson, toJsonNumber, toPlainString } from '../../domain/decimal.js';
 import { consumption } from '../../domain/order-lines.js';
+import { factorsOf } from '../../domain/variant-factors.js';
 import { exactQuantity, type KeptQuantity, keptConversion } from '../../domain/quantity.js';
 import { isUnitOfType, unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
@@ -178,8 +182,13 @@ function planEdit(
     );
   }
   if (e.measurement) {
+    if (e.measurement.value === undefined && e.measurement.dimensions === undefined) {
+      return void report('/measurement', 'give value, or dimensions to compute it from');
+    }
     // JSON 1e999 parses to Infinity, which the schema's "number > 0" lets through.
-    if (!Number.isFinite(e.measurement.value)) return void report('/measurement/value', 'must be a finite number');
+    if (e.measurement.value !== undefined && !Number.isFinite(e.measurement.value)) {
+      return void report('/measurement/value', 'must be a finite number');
+    }
     if (e.measurement.type !== type)
       return void report('/measurement/type', `must be '${type}', the product's measurement type`);
     if (!isUnitOfType(e.measurement.unit, type)) {
@@ -193,9 +202,27 @@ function planEdit(
   // converted one rounded half-even to 9 decimal places (PRODUCT.md §6); one with more decimals in
   // its own unit, or that would round to 0, is refused, never booked as something else (decision 34).
   const unit = variant?.unit ?? e.measurement?.unit ?? measurement.unit;
+  const factors = e.measurement?.dimensions;
+  const config = variant ? factorsOf(variant) : undefined;
+  if (factors && !config?.dimensions?.length) {
+    return void report(
+      '/measurement/dimensions',
+      `${variantLabel(variantId)} is sold by its quantity directly, not made from dimensions`,
+    );
+  }
+  // PRODUCT.md §19: the value is what the factors make, unless the edit states it (then it must be that).
+  let stated = e.measurement?.value;
+  if (e.measurement && factors && stated === undefined) {
+    // The factors alone first (a stand-in measure, whose mismatch is no issue yet).
+    const issues = factorIssues([{ value: 1, unit: e.measurement.unit }, ...factors], config!).filter(
+      (issue) => issue.reason !== 'measure_mismatch',
+    );
+    if (issues.length) return void issues.forEach((issue) => report(bodyPath(issue.path), issue.message));
+    stated = measureFromFactors(factors, e.measurement.unit, config!).value;
+  }
   const kept = lineValue(
-    e.measurement
-      ? exactQuantity(decimalFromJson(e.measurement.value), e.measurement.unit, unit)
+    e.measurement && stated !== undefined
+      ? exactQuantity(decimalFromJson(stated), e.measurement.unit, unit)
       : // The line's own measurement, converted when the edit moves it to a variant of another unit.
         keptConversion(measurement.value, measurement.unit, unit),
     unit,
@@ -226,6 +253,12 @@ function planEdit(
   if (!bookable.ok) return void report('', bookable.detail);
   if (quantity === 0) return { current, change: { lineItemId: line.id, remove: true }, before, after };
   const svcData = withMeasurement(current.svcData, { type, value: toJsonNumber(value), unit });
+  if (factors) svcData.measurement.dimensions = [svcData.measurement.dimensions[0], ...named(factors, config!)];
+  // The line must stay measurement-based for its (maybe new) variant: factors and value agree.
+  if (config) {
+    const broken = factorIssues(svcData.measurement.dimensions, config);
+    if (broken.length) return void broken.forEach((issue) => report(bodyPath(issue.path), issue.message));
+  }
   if (variant && svcData.unitMeasurement)
     svcData.unitMeasurement = { ...svcData.unitMeasurement, unit: variant.unit, value: Number(variant.unitValue) };
   const properties = line.properties.map((p) =>
@@ -239,6 +272,22 @@ function planEdit(
     variant && remeasured ? lineUnitPrice(variant, toPlainString(value), currencyDigits(currency)) : line.price;
   return { current, change: { lineItemId: line.id, variantId, quantity, price, properties }, before, after };
 }
+
+/** A path of contracts' `factorIssues` (below `_svc_data`) as the edit's body names it. */
+function bodyPath(path: string): string {
+  const m = /^measurement\.dimensions\[(\d+)\](?:\.(\w+))?$/.exec(path);
+  if (!m) return '/measurement';
+  const k = Number(m[1]);
+  if (k === 0) return '/measurement/value';
+  return `/measurement/dimensions/${k - 1}${m[2] ? `/${m[2]}` : ''}`;
+}
+
+/** The factors as the line carries them, each named as its setting is. */
+function named(factors: { value: number; unit: string; name?: string }[], config: FactorsConfig) {
+  return factors.map((f, i) => ({ value: f.value, unit: f.unit, name: f.name ?? config.dimensions?.[i]?.name ?? '' }));
+}
+
+const variantLabel = (id: string | null) => (id ? `variant '${id}'` : 'a line without a variant');
 
 /**
  * A measurement as the line will carry it: `_svc_data` holds it as a JSON number, from which later

@@ -89,6 +89,8 @@ export function variantDocument(
                 })),
               }
             : {}),
+          ...(variant.dimensions ? { dimensions: variant.dimensions } : {}),
+          ...(variant.overagePercent === null ? {} : { overagePercent: Number(variant.overagePercent) }),
         },
       },
       price: variant.price,

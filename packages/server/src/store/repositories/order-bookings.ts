@@ -1,5 +1,6 @@
 import { type Booking, type BookingCause, bookingKey } from '../../domain/order-bookings.js';
 import { Dec, toPlainString } from '../../domain/decimal.js';
+import type { VariantFactorFields } from '../../domain/variant-factors.js';
 import type { Queryable } from '../db.js';
 
 /**
@@ -55,7 +56,7 @@ export interface OrderContext {
   /** Orders created before this were already in the stock Tare was given. */
   followsOrdersSince: Date;
   /** The configured variants the order's lines name. */
-  variants: Map<string, { unit: string; unitValue: string }>;
+  variants: Map<string, { unit: string; unitValue: string } & VariantFactorFields>;
   bookings: Map<string, StoredBooking>;
 }
 
@@ -74,7 +75,7 @@ export async function readOrderContext(
     is_new: boolean;
     location_known: boolean;
     follows_orders_since: Date;
-    variants: { id: string; unit: string; unitValue: string }[];
+    variants: ({ id: string; unit: string; unitValue: string } & VariantFactorFields)[];
     bookings: {
       lineItemId: string;
       variantId: string;
@@ -89,7 +90,8 @@ export async function readOrderContext(
      SELECT EXISTS (SELECT 1 FROM tracked) AS is_new,
        EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
        (SELECT follows_orders_since FROM shops WHERE id = $1) AS follows_orders_since,
-       COALESCE((SELECT json_agg(json_build_object('id', v.id, 'unit', v.unit, 'unitValue', v.unit_value::text))
+       COALESCE((SELECT json_agg(json_build_object('id', v.id, 'unit', v.unit, 'unitValue', v.unit_value::text,
+           'dimensions', v.dimensions, 'overagePercent', v.overage_percent::text, 'rules', v.rules))
          FROM variants v WHERE v.shop_id = $1 AND v.id = ANY($4::text[])), '[]') AS variants,
        COALESCE((SELECT json_agg(json_build_object('lineItemId', b.line_item_id, 'variantId', b.variant_id,
            'cause', b.cause, 'amount', b.amount::text, 'unit', b.unit, 'units', b.units::text))
@@ -106,7 +108,7 @@ export async function readOrderContext(
     isNew: row.is_new,
     locationKnown: row.location_known,
     followsOrdersSince: row.follows_orders_since,
-    variants: new Map(row.variants.map((v) => [v.id, { unit: v.unit, unitValue: v.unitValue }])),
+    variants: new Map(row.variants.map(({ id, ...variant }) => [id, variant])),
     bookings: new Map(bookings.map((b) => [bookingKey(b), b])),
   };
 }

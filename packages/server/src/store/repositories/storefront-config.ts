@@ -1,4 +1,4 @@
-import type { PricingMode } from '@tare/contracts';
+import type { DimensionSetting, PricingMode } from '@tare/contracts';
 import type { MeasurementType } from '../../domain/units.js';
 import type { CheckoutPricing } from '../../platform/shopify/connection.js';
 import type { Queryable } from '../db.js';
@@ -16,6 +16,9 @@ export interface StorefrontVariant {
   displayStyle: 'number' | 'pills' | 'dropdown';
   rules: VariantRules | null;
   presets: VariantPreset[] | null;
+  dimensions: DimensionSetting[] | null;
+  /** Exact decimal text, or null. */
+  overagePercent: string | null;
 }
 
 /** The shop's variants (all of them measured), or those of the given products. */
@@ -34,8 +37,11 @@ export async function listStorefrontVariants(
     display_style: StorefrontVariant['displayStyle'];
     rules: VariantRules | null;
     presets: VariantPreset[] | null;
+    dimensions: DimensionSetting[] | null;
+    overage_percent: string | null;
   }>(
-    `SELECT v.id, v.product_id, p.measurement_type, v.unit, v.unit_value, v.price, v.display_style, v.rules, v.presets
+    `SELECT v.id, v.product_id, p.measurement_type, v.unit, v.unit_value, v.price, v.display_style, v.rules, v.presets,
+            v.dimensions, v.overage_percent
        FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
       WHERE v.shop_id = $1 AND ($2::text[] IS NULL OR v.product_id = ANY($2::text[]))
       ORDER BY v.id`,
@@ -51,6 +57,8 @@ export async function listStorefrontVariants(
     displayStyle: row.display_style,
     rules: row.rules,
     presets: row.presets,
+    dimensions: row.dimensions,
+    overagePercent: row.overage_percent,
   }));
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { currencyDigits, type LinePricing, lineUnitPrice, validateSvcData } from '@tare/contracts';
 import { Dec, decimalFromJson } from '../../../domain/decimal.js';
 import { exactQuantity } from '../../../domain/quantity.js';
+import { svcDataVariant, type VariantFactorFields } from '../../../domain/variant-factors.js';
 
 export type LineProperty = { name: string; value: string };
 
@@ -19,7 +20,7 @@ export interface CartLine {
 }
 
 /** What a line is priced from: the variant's price per unit measurement and its presets. */
-export interface PricedVariant extends Pick<LinePricing, 'presets'> {
+export interface PricedVariant extends Pick<LinePricing, 'presets'>, VariantFactorFields {
   price: string;
   unit: string;
   unitValue: string;
@@ -70,7 +71,7 @@ export function sameProperties(a: LineProperty[], b: LineProperty[]): boolean {
  */
 export function unitPrice(variant: PricedVariant, properties: LineProperty[], currency: string): string {
   const raw = properties.find((p) => p.name === '_svc_data')?.value;
-  const checked = raw === undefined ? undefined : validateSvcData(raw, { unit: variant.unit });
+  const checked = raw === undefined ? undefined : validateSvcData(raw, svcDataVariant(variant));
   const measurement = checked?.ok ? checked.data.measurement.dimensions[0].value : undefined;
   return lineUnitPrice(variant, measurement, currencyDigits(currency));
 }
@@ -84,7 +85,7 @@ export function unitPrice(variant: PricedVariant, properties: LineProperty[], cu
  */
 export function inexactMeasure(variant: PricedVariant, properties: LineProperty[]): string | undefined {
   const raw = properties.find((p) => p.name === '_svc_data')?.value;
-  const checked = raw === undefined ? undefined : validateSvcData(raw, { unit: variant.unit });
+  const checked = raw === undefined ? undefined : validateSvcData(raw, svcDataVariant(variant));
   if (!checked?.ok) return undefined;
   const { value, unit } = checked.data.measurement.dimensions[0];
   const kept = exactQuantity(decimalFromJson(value), unit, variant.unit);
