@@ -146,6 +146,31 @@ describe.each(testDrivers().slice(0, 1))('every admin page at 1280 and 360 px in
     await walk(page, viewport, 'password-required', '');
   });
 
+  test('when a phone edits labels, then the sticky save bar is one button high and no field reached by Tab is under it', async () => {
+    const page = await openAt(VIEWPORTS[1]);
+    await signIn(page, server, staff.email, staff.password);
+    await page.goto(`${server.url}/admin/labels/fr`);
+    const fields = page.locator('.labels-table input[type=text]');
+    expect(await fields.count()).toBeGreaterThan(10);
+    // The bar covers the rows scrolling under it: on a phone it holds the button alone.
+    const bar = (await page.locator('.save-bar').boundingBox())!;
+    const button = (await page.getByRole('button', { name: 'Save labels' }).boundingBox())!;
+    expect(bar.height).toBeLessThan(button.height * 2);
+    await fields.first().focus();
+    const covered: string[] = [];
+    for (let n = 0; n < 12; n += 1) {
+      await page.keyboard.press('Tab');
+      const hidden = await page.evaluate(() => {
+        const field = document.activeElement!;
+        const bar = document.querySelector('.save-bar')!.getBoundingClientRect();
+        const box = field.getBoundingClientRect();
+        return field.closest('.save-bar') || box.bottom <= bar.top ? null : field.id;
+      });
+      if (hidden) covered.push(hidden);
+    }
+    expect(covered).toEqual([]);
+  });
+
   test.each(VIEWPORTS)(
     'every signed-in page at $width px',
     async (viewport) => {
