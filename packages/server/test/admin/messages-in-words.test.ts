@@ -236,6 +236,24 @@ describe.each(testDrivers())('admin messages in words on $name', (driver) => {
     });
   });
 
+  test('when a product’s type is not a type or its unit is not of the type, then the field says it in words', async () => {
+    const form = await admin.formOn('/admin/products/1001', '/admin/products/1001');
+    const bogus = await admin.post('/admin/products/1001', { ...form, measurementType: 'mass' });
+    expect(bogus.status).toBe(400);
+    expectInWords(bogus, { measurementType: ['Measurement type must be one of: weight, length'] });
+    const unit = await admin.post('/admin/products/1001', { ...form, measurementType: 'weight', variantUnit: 'm' });
+    expect(unit.status).toBe(400);
+    expectInWords(unit, { variantUnit: ["Unit of the variants: variant 2001: unit 'm' is not a weight unit"] });
+  });
+
+  test('when a key that is not the shop’s is revoked, then the page says so in words', async () => {
+    await admin.get('/admin/api-keys');
+    const answer = await admin.post('/admin/api-keys/aaaaaaaaaaaaaaaa/revoke', {});
+    expect(answer.status).toBe(404);
+    const message = visibleText(/<section class="card narrow">([\s\S]*?)<\/section>/.exec(answer.text)![1]!);
+    for (const [what, pattern] of MACHINE_TALK) expect(message, what).not.toMatch(pattern);
+  });
+
   test('when stock is adjusted or set with words, a negative level or an ambiguous comma, then it says what to type', async () => {
     const level = '/admin/inventory/70001/2001';
     const adjust = await admin.formOn(level, '/adjust');
