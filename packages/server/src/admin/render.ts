@@ -4,9 +4,11 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { InventoryLedgerEntry } from '@tare/contracts';
 import type { StaffSession } from '../services/admin-sessions.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../http/page-security.js';
+import { describeCause, OPERATION_NAMES } from './display/ledger-words.js';
+import { shownQuantity } from './display/quantities.js';
+import { chosenExpiryDay, sharedMinutes, shownTime } from './display/times.js';
 
 /**
  * Templates and assets live in web/ beside this module; the bundle copies that folder beside
@@ -76,30 +78,22 @@ export function describeActor(actor: Actor | null | undefined): string {
   }
 }
 
-/** Dates as staff read them: `2026-04-01 09:30 UTC`; the <time> element carries the exact instant. */
+/**
+ * What views show numbers, times and ledger words with (display/): quantities rounded for
+ * reading with the exact value kept (quantity.eta), instants in the browser's zone (time.eta,
+ * local-times.js), operations and causes in words.
+ */
 const format = {
+  /** `2026-04-01 09:30 UTC`, for instants not shown in a `<time>` element. */
   date(value: Date | null | undefined): string {
     if (!value) return '—';
     return `${value.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   },
-  /** A ledger entry's cause in words: `Order 5001`, `Admin`, `API write sale-5001-line-9001`. */
-  cause(reference: InventoryLedgerEntry['reference'] | undefined, actor: Actor | null | undefined): string {
-    if (!reference) return '—';
-    const id = reference.id ?? '';
-    switch (reference.type) {
-      case 'order':
-        return `Order ${id}`;
-      case 'refund':
-        return `Refund ${id}`;
-      case 'import':
-        return 'Import';
-      case 'platform':
-        return `Platform change ${id}`.trim();
-      case 'idempotency_key':
-        // Told apart by who made the write, never by its key (an API client chooses its keys).
-        if (actor?.type === 'staff') return 'Admin';
-        return actor?.type === 'api_key' ? `API write ${id}` : `Write ${id}`;
-    }
-  },
+  time: shownTime,
+  sharedMinutes,
+  expiryDay: chosenExpiryDay,
+  quantity: shownQuantity,
+  operation: (operation: keyof typeof OPERATION_NAMES) => OPERATION_NAMES[operation] ?? operation,
+  cause: describeCause,
   actor: describeActor,
 };

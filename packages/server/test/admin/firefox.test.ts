@@ -66,7 +66,7 @@ describe('admin in Firefox', () => {
     expect(await page.$eval('[role=status]', (status) => status.textContent)).toContain('Stock adjusted');
     expect(await page.$eval('#exact-total', (total) => total.textContent)).toBe('1.25 kg');
     const newest = await page.$$eval('#ledger tbody tr:first-child td', (cells) => cells.map((c) => c.textContent));
-    expect(newest.slice(1, 5)).toEqual(['adjustment', '+1.25 kg', '0', '1.25']);
+    expect(newest.slice(1, 5)).toEqual(['Adjustment', '+1.25 kg', '0 kg', '1.25 kg']);
     // uPlot drew the level in Firefox too (the script marks the chart when it has drawn it).
     await page.waitForSelector('#level-chart[data-drawn="true"] canvas');
     const level = await call(server, '/api/v1/inventory/levels?locationId=70001&variantId=2001', { key: token });

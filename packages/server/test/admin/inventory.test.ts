@@ -81,8 +81,8 @@ describe.each(testDrivers())('admin inventory pages in Chromium on $name', (driv
       await rows.nth(0).getByRole('cell').allTextContents(),
       await rows.nth(1).getByRole('cell').allTextContents(),
     ];
-    expect(newest.slice(1)).toEqual(['set', '-12.25 kg', '12.75', '0.5', 'Admin', staff.email]);
-    expect(oldest.slice(1)).toEqual(['adjustment', '+12.75 kg', '0', '12.75', 'Admin', staff.email]);
+    expect(newest.slice(1)).toEqual(['Set', '-12.25 kg', '12.75 kg', '0.5 kg', 'Admin', staff.email]);
+    expect(oldest.slice(1)).toEqual(['Adjustment', '+12.75 kg', '0 kg', '12.75 kg', 'Admin', staff.email]);
     await page.waitForSelector('#level-chart[data-drawn="true"] canvas');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, `${driver.name}-inventory-level`);

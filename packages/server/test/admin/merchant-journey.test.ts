@@ -89,16 +89,16 @@ describe.each(testDrivers())('a merchant’s journey in Chromium on $name', (dri
     await page.getByLabel('New level').fill('1234.5');
     await page.locator('#set-unit').selectOption('g');
     await submit('Set stock');
-    expect(await page.locator('#exact-total').textContent()).toBe('1234.5 g');
+    expect(await page.locator('#exact-total').textContent()).toBe('1,234.5 g');
     expect(await page.locator('#platform-units').textContent()).toBe('12');
     expect(await page.locator('#fraction').textContent()).toBe('34.5 g');
     const rows = page.locator('#ledger tbody tr');
     expect(await rows.count()).toBe(1);
     expect((await rows.first().getByRole('cell').allTextContents()).slice(1)).toEqual([
-      'set',
-      '+1234.5 g',
-      '0',
-      '1234.5',
+      'Set',
+      '+1,234.5 g',
+      '0 g',
+      '1,234.5 g',
       'Admin',
       staff.email,
     ]);

@@ -145,6 +145,7 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
       '2',
       '1.25 kg',
       '$24.00 per kg',
+      '$60.00',
     ]);
     expect(await lines.nth(1).getByRole('cell').allTextContents()).toEqual([
       '50012',
@@ -153,7 +154,13 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
       '1',
       '250 g',
       '$24.00 per 100 g',
+      '$60.00',
     ]);
+    // 2 × $30.00 and 1 × $60.00 measured, and a line of 1 × $24.00 the platform keeps.
+    expect(await page.locator('#measured-total').textContent()).toBe('$120.00');
+    expect(await page.locator('#order-total').textContent()).toBe('$144.00');
+    expect(await page.locator('#order-summary dt').nth(1).textContent()).toBe('Order total (3 lines)');
+    expect(await page.locator('#lines tfoot').textContent()).toMatch(/Measured lines\s*\$120\.00/);
     // The hostile title is text everywhere on the page, never an element.
     expect(await page.locator('main img').count()).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -188,7 +195,7 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
       .locator('#ledger tbody tr', { hasText: 'Order 5001' })
       .getByRole('cell')
       .allTextContents();
-    expect(ledger.slice(1)).toEqual(['order_edit', '-0.5 kg', '10.25', '9.75', 'Order 5001', staff.email]);
+    expect(ledger.slice(1)).toEqual(['Order edit', '-0.5 kg', '10.25 kg', '9.75 kg', 'Order 5001', staff.email]);
   });
 
   test('when a value is not a valid measurement, then the field is named in the API’s words and nothing changes', async () => {

@@ -3,6 +3,7 @@ import type { InventoryOperation } from '../../domain/inventory.js';
 import { requestFingerprint } from '../../domain/idempotency-key.js';
 import { unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
+import { ordersOfRefunds } from '../../store/repositories/booked-orders.js';
 import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
 import type { InventoryWrite } from '../../services/inventory/write-inventory.js';
 import { decodeShopScaleBarcode } from '../../services/scale-barcodes/decode-scale-barcode.js';
@@ -10,6 +11,7 @@ import type { AdminContext } from '../admin-app.js';
 import { field, type FormTarget, formIssues, problemsSummary } from '../forms.js';
 import { readTypedNumber } from '../typed-number.js';
 import { sendPage } from '../render.js';
+import { levelHistory } from '../display/level-history.js';
 import { csrfTokenFor, requireStaff, staffActor } from '../staff.js';
 
 const LEDGER_ROWS = 100;
@@ -62,15 +64,10 @@ export function inventoryRoutes(ctx: AdminContext) {
       limit: LEDGER_ROWS,
     });
     const entries = ledger.data.entries;
-    const oldest = entries.at(-1);
-    // The level before the oldest entry shown, then after each entry (a step chart of the ledger).
-    const history = [
-      ...(oldest ? [[Date.parse(oldest.createdAt) / 1000, oldest.quantityBefore]] : []),
-      ...entries
-        .slice()
-        .reverse()
-        .map((entry) => [Date.parse(entry.createdAt) / 1000, entry.quantityAfter]),
-    ];
+    const refundIds = entries.flatMap((entry) =>
+      entry.reference?.type === 'refund' ? [entry.reference.id ?? ''] : [],
+    );
+    const refundOrders = await ordersOfRefunds(ctx.db, staff.shopId, refundIds);
     const done = request.query.done;
     return sendPage(reply, state.status ?? 200, 'inventory-level', {
       title: `${row.productTitle} — ${row.variantTitle}`,
@@ -87,7 +84,8 @@ export function inventoryRoutes(ctx: AdminContext) {
       units: unitsOf(row.measurementType as never),
       entries,
       actors: ledger.actors,
-      history: JSON.stringify({ unit: row.level.quantity.unit, points: history }),
+      refundOrders,
+      history: JSON.stringify(levelHistory(row, entries)),
       notice: done && DONE[done],
       summary: state.summary,
       issues: state.issues ?? {},

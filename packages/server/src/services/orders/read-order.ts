@@ -1,6 +1,6 @@
 import type { OrderItem } from '@tare/contracts';
 import { AppError, errors } from '../../errors.js';
-import { type PlatformGateway, PlatformUnavailableError } from '../../platform/gateway.js';
+import { type PlatformGateway, type PlatformOrder, PlatformUnavailableError } from '../../platform/gateway.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { findVariantsByIds } from '../../store/repositories/catalog.js';
 import type { ShopDirectory } from '../shop-directory.js';
@@ -12,9 +12,16 @@ export async function lineVariantsOf(tx: Queryable, shopId: string, variantIds: 
   return ids.length ? await findVariantsByIds(tx, shopId, ids) : new Map<never, never>();
 }
 
-/** GET /orders/{id}: the order's service-managed lines; another shop's order is 404. */
+/**
+ * GET /orders/{id}: the order's service-managed lines; another shop's order is 404.
+ * `withPlatformOrder` reads the same and keeps the platform's order (every line as charged) and
+ * the shop's currency, for the admin's order page.
+ */
 export function createOrderReader(deps: { db: Db; gateway: PlatformGateway; shops: ShopDirectory }) {
-  return async function readOrder(shopId: string, orderId: string): Promise<{ id: string; items: OrderItem[] }> {
+  async function withPlatformOrder(
+    shopId: string,
+    orderId: string,
+  ): Promise<{ data: { id: string; items: OrderItem[] }; platform: PlatformOrder; currency: string }> {
     const order = await deps.gateway.readOrder(deps.db, shopId, orderId).catch((error: unknown) => {
       if (error instanceof PlatformUnavailableError) {
         throw new AppError('platform_unavailable', 'The platform could not be reached to read the order; try again.');
@@ -31,9 +38,15 @@ export function createOrderReader(deps: { db: Db; gateway: PlatformGateway; shop
       ),
     ]);
     return {
-      id: order.id,
-      items: managedLines(order.lineItems, variants).map((m) => toOrderItem(m, shop.currency, variants)),
+      data: {
+        id: order.id,
+        items: managedLines(order.lineItems, variants).map((m) => toOrderItem(m, shop.currency, variants)),
+      },
+      platform: order,
+      currency: shop.currency,
     };
-  };
+  }
+  const readOrder = async (shopId: string, orderId: string) => (await withPlatformOrder(shopId, orderId)).data;
+  return Object.assign(readOrder, { withPlatformOrder });
 }
 export type OrderReader = ReturnType<typeof createOrderReader>;

@@ -89,6 +89,21 @@ export async function listOrderBookings(
   }));
 }
 
+/** The order each of `refundIds` gave stock back for (a ledger entry of a refund names the refund only). */
+export async function ordersOfRefunds(
+  db: Queryable,
+  shopId: string,
+  refundIds: string[],
+): Promise<Map<string, string>> {
+  if (refundIds.length === 0) return new Map();
+  const { rows } = await db.query<{ refund_id: string; order_id: string }>(
+    `SELECT DISTINCT substr(cause, 8) AS refund_id, order_id FROM order_bookings
+     WHERE shop_id = $1 AND cause = ANY($2::text[])`,
+    [shopId, refundIds.map((id) => `refund:${id}`)],
+  );
+  return new Map(rows.map((row) => [row.refund_id, row.order_id]));
+}
+
 export interface OrderCatalog {
   products: Map<string, { title: string; measurementType: string }>;
   /** The variants of those products (the ones an edit may move a line to) and any other named. */

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { onTeardown } from '../../support/child-processes.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,7 +27,7 @@ export const SCREENSHOTS_DIR = fileURLToPath(new URL('../../../../../test-output
 
 export interface TestBrowser {
   /** A context of its own (cookies, storage) for one test: close it when the test ends. */
-  newContext(): Promise<BrowserContext>;
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
     void browser.close().catch(() => {});
   });
   return {
-    newContext: () => browser.newContext({ viewport: { width: 1280, height: 860 } }),
+    newContext: (options = {}) => browser.newContext({ viewport: { width: 1280, height: 860 }, ...options }),
     async close() {
       try {
         await browser.close();

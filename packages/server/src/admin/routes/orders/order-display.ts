@@ -19,7 +19,8 @@ export function describeBooking(
     variant: catalog.variants.get(booking.variantId)?.title ?? `Variant ${booking.variantId}`,
     variantId: booking.variantId,
     cause,
-    amount: `${booking.amount} ${booking.unit}`,
+    amount: booking.amount,
+    unit: booking.unit,
   };
 }
 

@@ -7,6 +7,7 @@ import { bookedOrdersPage, orderDetail } from '../../../services/orders/order-ov
 import type { AdminContext } from '../../admin-app.js';
 import { notFoundPage } from '../../error-pages.js';
 import { field, formIssues } from '../../forms.js';
+import { orderMoney } from '../../display/order-money.js';
 import { describeBooking, describeEdit } from './order-display.js';
 import { apiValidator, editFromForm, fieldOfIssue, issueLabels, shownValues } from './order-edit-form.js';
 import { sendPage } from '../../render.js';
@@ -94,6 +95,12 @@ export function orderRoutes(ctx: AdminContext) {
       csrfToken: csrfTokenFor(request, reply),
       formId: ctx.formIds.issue(['order', orderId, 'edit']),
       order: detail.order,
+      placedAt: detail.platform.createdAt,
+      money: orderMoney(
+        detail.platform.lineItems,
+        new Set(detail.order.items.map((item) => item.lineItemId)),
+        detail.currency,
+      ),
       lines,
       bookings: detail.bookings.map((booking) => describeBooking(booking, catalog)),
       edits: detail.edits.map(describeEdit),
