@@ -110,10 +110,10 @@ describe.each(testDrivers())('admin products pages in Chromium on $name', (drive
     expect(new URL(page.url()).pathname).toBe('/admin/products');
     const rows = await page.locator('#products tbody tr').allInnerTexts();
     expect(rows.map((row) => row.split('\t').map((cell) => cell.trim()))).toEqual([
-      ['Coffee beans', '1001', 'weight', '3'],
-      [HOSTILE, '1002', 'length', '1'],
-      ['Satin ribbon', '1003', 'length', '1'],
-      ['Loose tea', '1004', 'weight', '1'],
+      ['Coffee beans', '1001', 'weight', '3', '$24.00 per kg, $24.00 per 100 g, $24.00 per lb'],
+      [HOSTILE, '1002', 'length', '1', '$24.00 per m'],
+      ['Satin ribbon', '1003', 'length', '1', '$24.00 per m'],
+      ['Loose tea', '1004', 'weight', '1', '$24.00 per 50 g'],
     ]);
     expect(await page.locator('#products img').count()).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);

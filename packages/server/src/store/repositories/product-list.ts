@@ -110,3 +110,47 @@ export async function listVariantLevels(db: Queryable, shopId: string, variantId
     platformAvailable: row.platform_available,
   }));
 }
+
+/** A variant's price as the products list shows it. */
+export interface VariantPriceRow {
+  productId: string;
+  id: string;
+  title: string;
+  /** Exact decimal text in the shop's currency, per `unitValue` `unit`. */
+  price: string;
+  unit: string;
+  unitValue: string;
+}
+
+/** The first `perProduct` variants (in their stored order) of each of these products. */
+export async function listFirstVariantPrices(
+  db: Queryable,
+  shopId: string,
+  productIds: string[],
+  perProduct: number,
+): Promise<VariantPriceRow[]> {
+  if (productIds.length === 0) return [];
+  const { rows } = await db.query<{
+    product_id: string;
+    id: string;
+    title: string;
+    price: string;
+    unit: string;
+    unit_value: string;
+  }>(
+    `SELECT product_id, id, title, price, unit, unit_value FROM (
+       SELECT v.product_id, v.id, v.title, v.price::text AS price, v.unit, v.unit_value::text AS unit_value,
+              v.position, row_number() OVER (PARTITION BY v.product_id ORDER BY v.position, v.id) AS n
+         FROM variants v WHERE v.shop_id = $1 AND v.product_id = ANY($2::text[])
+     ) ranked WHERE n <= $3 ORDER BY product_id, position, id`,
+    [shopId, productIds, perProduct],
+  );
+  return rows.map((row) => ({
+    productId: row.product_id,
+    id: row.id,
+    title: row.title,
+    price: row.price,
+    unit: row.unit,
+    unitValue: row.unit_value,
+  }));
+}

@@ -26,6 +26,8 @@ export interface ProductEdit {
   variants?: Map<string, VariantSettings>;
   /** A new variant, after the stored ones (the import numbers positions by index). */
   newVariant?: ImportVariant;
+  /** Prices replacing a variant's stored one (decimal text as typed), by variant id. */
+  prices?: Map<string, string>;
 }
 
 /** An issue of the edit, relative to the product: `/measurementType`, `/variants/{j}/…`. */
@@ -78,7 +80,12 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
             variants: [
               ...variants.map((record) => {
                 const stored = importVariantOf(record);
-                const changed = { ...stored, ...edit.variants?.get(record.id) };
+                const price = edit.prices?.get(record.id);
+                const changed = {
+                  ...stored,
+                  ...edit.variants?.get(record.id),
+                  ...(price === undefined ? {} : { price }),
+                };
                 if (!edit.variantUnit) return changed;
                 return { ...changed, unitMeasurement: { ...changed.unitMeasurement, unit: edit.variantUnit } };
               }),

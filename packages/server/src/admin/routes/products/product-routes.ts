@@ -1,17 +1,18 @@
+import { formatMoney } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isMeasurementType, MEASUREMENT_TYPES, type MeasurementType, UNIT_CATALOGUE } from '../../../domain/units.js';
-import { errors } from '../../../errors.js';
+import { AppError, errors } from '../../../errors.js';
 import { listVariantsPage, type ProductRecord } from '../../../store/repositories/catalog.js';
-import { listProductsPage } from '../../../store/repositories/product-list.js';
+import { listFirstVariantPrices, listProductsPage } from '../../../store/repositories/product-list.js';
 import { listStockLocations } from '../../../store/repositories/stock-overview.js';
-import { findShopById } from '../../../store/repositories/shops.js';
+import { findShopById, type Shop } from '../../../store/repositories/shops.js';
 import type { AdminContext } from '../../admin-app.js';
 import { previewCartLines } from './cart-line-preview.js';
 import { field, problemsSummary } from '../../forms.js';
 import { issueInWords } from '../../../messages/issue-words.js';
 import { addVariant, applyProductEdit, type EditIssue, loadProduct, type StoredProduct } from './product-edits.js';
 import { sendPage } from '../../render.js';
-import { csrfTokenFor, requireStaff } from '../../staff.js';
+import { csrfTokenFor, requireStaff, staffActor } from '../../staff.js';
 import {
   parseNewVariant,
   parseVariantForm,
@@ -25,6 +26,8 @@ import {
 } from './variant-form.js';
 
 const PAGE_SIZE = 50;
+/** Variants whose price the products list shows (and lets be edited) per product; the rest are on its page. */
+const PRICED_VARIANTS = 5;
 
 interface ProductParams {
   Params: { productId: string };
@@ -155,6 +158,104 @@ export function productRoutes(ctx: AdminContext) {
     });
   }
 
+  /** The products list, a page at a time, each product with its first variants' prices. */
+  async function listPage(
+    request: FastifyRequest<{ Querystring: Record<string, string> }>,
+    reply: FastifyReply,
+    state: FormState = {},
+  ) {
+    const staff = request.staff!;
+    const search = (request.query.q ?? '').trim();
+    const { after, before } = request.query;
+    const rows = await listProductsPage(ctx.db, staff.shopId, {
+      after: after || undefined,
+      before: after ? undefined : before || undefined,
+      search: search || undefined,
+      limit: PAGE_SIZE,
+    });
+    const more = rows.length > PAGE_SIZE;
+    const backwards = !after && !!before;
+    const products = backwards ? rows.slice(rows.length - Math.min(rows.length, PAGE_SIZE)) : rows.slice(0, PAGE_SIZE);
+    const link = (key: string, id: string) =>
+      `?${new URLSearchParams({ ...(search ? { q: search } : {}), [key]: id }).toString()}`;
+    const first = products[0];
+    const last = products.at(-1);
+    const shop = await findShopById(ctx.db, staff.shopId);
+    const currency = shop?.currency ?? '';
+    const prices = await listFirstVariantPrices(
+      ctx.db,
+      staff.shopId,
+      products.map((product) => product.id),
+      PRICED_VARIANTS,
+    );
+    return sendPage(reply, state.status ?? 200, 'products', {
+      title: 'Products',
+      current: 'products',
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      products,
+      currency,
+      variantsOf: (productId: string) =>
+        prices
+          .filter((variant) => variant.productId === productId)
+          .map((variant) => ({
+            ...variant,
+            shown: `${formatMoney(variant.price, currency)} per ${variant.unitValue === '1' ? '' : `${variant.unitValue} `}${variant.unit}`,
+          })),
+      // Shopify owns a Shopify shop's prices (decision 87): there they are shown, not edited.
+      pricesEditable: shop?.platform !== 'shopify',
+      // Where a price form sends the staff member back to: this page of the list.
+      back: new URLSearchParams(request.query as Record<string, string>).toString(),
+      notice: request.query.done === 'price' ? 'Price saved: the API, the storefront and new carts use it now.' : '',
+      summary: state.summary,
+      issues: state.issues ?? {},
+      values: state.values ?? {},
+      search,
+      nextPage: last && (backwards || more) ? link('after', last.id) : undefined,
+      prevPage: first && (backwards ? more : !!after) ? link('before', first.id) : undefined,
+      productPath,
+      variantPath,
+    });
+  }
+
+  /**
+   * A variant's price from the products list: the stored product imported again with that price
+   * (the import's validation, as on the product pages), by the signed-in staff member (logged).
+   */
+  async function setPrice(request: FastifyRequest<VariantParams>, reply: FastifyReply) {
+    const staff = request.staff!;
+    const { productId, variantId } = request.params;
+    const stored = await storedVariant(request);
+    if (stored.shop.platform === 'shopify') {
+      throw new AppError(
+        'unprocessable',
+        'This shop’s prices are edited in Shopify’s admin; Tare takes them from there.',
+      );
+    }
+    const price = field(request.body, 'price').trim();
+    const back = field(request.body, 'back');
+    const query = Object.fromEntries(new URLSearchParams(back));
+    const result = await applyProductEdit(ctx, staff.shopId, productId, { prices: new Map([[variantId, price]]) });
+    if (!result.ok) {
+      const { fields, other } = variantIssues(result.issues, variantId, []);
+      const issues = Object.fromEntries(
+        Object.entries(fields).map(([name, message]) => [`${name}-${variantId}`, message]),
+      );
+      Object.assign(request, { query });
+      return listPage(request as FastifyRequest<{ Querystring: Record<string, string> }>, reply, {
+        status: result.status,
+        values: { [`price-${variantId}`]: price },
+        ...refused(issues, other),
+      });
+    }
+    request.log.info(
+      { actor: staffActor(staff), productId, variantId, price, changed: result.changed },
+      'variant price set in the admin',
+    );
+    const search = new URLSearchParams({ ...query, done: 'price' });
+    return reply.redirect(`/admin/products?${search.toString()}#price-${encodeURIComponent(variantId)}`, 303);
+  }
+
   /** The new product form, or the new variant form of a stored product. */
   async function newPage(request: FastifyRequest<NewParams>, reply: FastifyReply, state: FormState = {}) {
     const staff = request.staff!;
@@ -163,6 +264,7 @@ export function productRoutes(ctx: AdminContext) {
     const shop = stored?.shop ?? (await findShopById(ctx.db, staff.shopId));
     const values = state.values ?? NEW_VARIANT;
     const title = stored ? `Add a variant to ${stored.product.title}` : 'Add a product';
+    const path = stored ? `${productPath(stored.product.id)}/variants/new` : '/admin/products/new';
     return sendPage(reply, state.status ?? 200, 'product-new', {
       title,
       current: 'products',
@@ -182,10 +284,24 @@ export function productRoutes(ctx: AdminContext) {
       issues: state.issues ?? {},
       other: state.other ?? [],
       submit: stored ? 'Add variant' : 'Create product',
-      path: stored ? `${productPath(stored.product.id)}/variants/new` : '/admin/products/new',
+      preview: shop ? await unsavedPreview(shop, stored?.product, values) : { locale: '', lines: [], problems: [] },
+      path,
       backPath: stored ? productPath(stored.product.id) : '/admin/products',
       backTitle: stored ? stored.product.title : 'Products',
     });
+  }
+
+  async function newPreview(
+    request: FastifyRequest<NewParams & { Querystring: Record<string, string> }>,
+    reply: FastifyReply,
+  ) {
+    const staff = request.staff!;
+    const { productId } = request.params;
+    const stored = productId === undefined ? undefined : await loadProduct(ctx.db, staff.shopId, productId);
+    const shop = stored?.shop ?? (await findShopById(ctx.db, staff.shopId));
+    if (!shop) throw errors.notFound('product', productId ?? '');
+    const values = { ...postedValues(request.query), ...productValues(request.query) };
+    return reply.header('cache-control', 'no-store').send(await unsavedPreview(shop, stored?.product, values));
   }
 
   /** Creates the posted variant (and product); the form again with each issue beside its field. */
@@ -241,6 +357,26 @@ export function productRoutes(ctx: AdminContext) {
     });
   }
 
+  /**
+   * The cart lines of a variant not saved yet (the new product and new variant forms), priced at
+   * the price typed: what the first save would give a customer's cart.
+   */
+  async function unsavedPreview(shop: Shop, stored: ProductRecord | undefined, values: VariantValues) {
+    const parsed = parseVariantForm(values);
+    const problems = settingsProblems(parsed);
+    const measurementType = stored?.measurementType ?? values.measurementType ?? '';
+    if (!isMeasurementType(measurementType)) problems.push('Choose the product’s measurement type');
+    if (!parsed.settings || problems.length > 0) return { locale: '', lines: [], problems };
+    // Ids not typed yet are shown as 0: the preview is of the line, not of the ids.
+    const id = (name: string) => values[name]?.trim() || '0';
+    return previewCartLines(
+      ctx.db,
+      shop,
+      { id: stored?.id ?? id('productId'), measurementType: measurementType as MeasurementType },
+      { id: id('variantId'), price: values.price?.trim() ?? '', ...parsed.settings },
+    );
+  }
+
   /** The product and its variant of this shop; another shop's is not found, as in the API. */
   async function storedVariant(request: FastifyRequest<VariantParams>): Promise<StoredProduct> {
     const { productId, variantId } = request.params;
@@ -252,43 +388,27 @@ export function productRoutes(ctx: AdminContext) {
   return async (app: FastifyInstance) => {
     app.addHook('preValidation', requireStaff);
 
-    app.get<{ Querystring: Record<string, string> }>('/admin/products', async (request, reply) => {
-      const staff = request.staff!;
-      const search = (request.query.q ?? '').trim();
-      const { after, before } = request.query;
-      const rows = await listProductsPage(ctx.db, staff.shopId, {
-        after: after || undefined,
-        before: after ? undefined : before || undefined,
-        search: search || undefined,
-        limit: PAGE_SIZE,
-      });
-      const more = rows.length > PAGE_SIZE;
-      const backwards = !after && !!before;
-      const products = backwards
-        ? rows.slice(rows.length - Math.min(rows.length, PAGE_SIZE))
-        : rows.slice(0, PAGE_SIZE);
-      const link = (key: string, id: string) =>
-        `?${new URLSearchParams({ ...(search ? { q: search } : {}), [key]: id }).toString()}`;
-      const first = products[0];
-      const last = products.at(-1);
-      return sendPage(reply, 200, 'products', {
-        title: 'Products',
-        current: 'products',
-        staff,
-        csrfToken: csrfTokenFor(request, reply),
-        products,
-        search,
-        nextPage: last && (backwards || more) ? link('after', last.id) : undefined,
-        prevPage: first && (backwards ? more : !!after) ? link('before', first.id) : undefined,
-        productPath,
-      });
-    });
+    app.get<{ Querystring: Record<string, string> }>('/admin/products', (request, reply) => listPage(request, reply));
+    app.post<VariantParams>(
+      '/admin/products/:productId/variants/:variantId/price',
+      { preHandler: app.csrfProtection },
+      setPrice,
+    );
 
     app.get<NewParams>('/admin/products/new', (request, reply) => newPage(request, reply));
     app.post<NewParams>('/admin/products/new', { preHandler: app.csrfProtection }, (request, reply) =>
       createVariant(request, reply),
     );
     app.get<ProductParams>('/admin/products/:productId/variants/new', (request, reply) => newPage(request, reply));
+    // The preview of what the new product or new variant form holds, for products.js (as below).
+    app.get<NewParams & { Querystring: Record<string, string> }>(
+      '/admin/products/new/preview',
+      async (request, reply) => newPreview(request, reply),
+    );
+    app.get<NewParams & { Querystring: Record<string, string> }>(
+      '/admin/products/:productId/variants/new/preview',
+      async (request, reply) => newPreview(request, reply),
+    );
     app.post<ProductParams>(
       '/admin/products/:productId/variants/new',
       { preHandler: app.csrfProtection },

@@ -1,6 +1,7 @@
-// The variant form's enhancements: only the fieldset of the chosen display style is shown, and
-// the cart line preview follows what is typed. The form works without this file (both fieldsets
-// shown; the preview is rendered by the server on load and after each save).
+// The variant forms' enhancements: only the fieldset of the chosen display style is shown, the
+// new product form's units narrow to its measurement type, and the cart line preview follows what
+// is typed. The forms work without this file (both fieldsets and every unit shown; the preview is
+// rendered by the server on load and after each post).
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -15,7 +16,24 @@ document.addEventListener('DOMContentLoaded', () => {
   style.addEventListener('change', showFieldsets);
   showFieldsets();
 
-  // The new product and new variant forms have no stored variant to preview.
+  // The new product form offers every unit grouped by type (so it works without this file);
+  // here only the chosen type's group is left in the select, keeping the unit when it is of it.
+  const type = form.querySelector('#measurementType');
+  const unit = form.querySelector('#unit');
+  const groups = unit ? [...unit.querySelectorAll('optgroup')] : [];
+  if (type && groups.length > 0) {
+    const narrow = () => {
+      const group = groups.find((candidate) => candidate.label === type.value);
+      if (!group) return;
+      const chosen = unit.value;
+      unit.replaceChildren(group);
+      const kept = [...group.children].find((option) => option.value === chosen);
+      unit.value = kept ? chosen : group.children[0].value;
+    };
+    type.addEventListener('change', narrow);
+    narrow();
+  }
+
   if (!form.dataset.preview) return;
   const preview = document.getElementById('preview');
   const status = document.getElementById('preview-status');
