@@ -23,6 +23,7 @@ import {
   type VariantValues,
   otherIssue,
   variantIssues,
+  typedAmount,
 } from './variant-form.js';
 
 const PAGE_SIZE = 50;
@@ -232,7 +233,9 @@ export function productRoutes(ctx: AdminContext) {
         'This shop’s prices are edited in Shopify’s admin; Tare takes them from there.',
       );
     }
-    const price = field(request.body, 'price').trim();
+    const typed = field(request.body, 'price');
+    // Read as the new variant form reads its price (a decimal comma understood, decision 95).
+    const price = typedAmount(typed);
     const back = field(request.body, 'back');
     const query = Object.fromEntries(new URLSearchParams(back));
     const result = await applyProductEdit(ctx, staff.shopId, productId, { prices: new Map([[variantId, price]]) });
@@ -244,7 +247,7 @@ export function productRoutes(ctx: AdminContext) {
       Object.assign(request, { query });
       return listPage(request as FastifyRequest<{ Querystring: Record<string, string> }>, reply, {
         status: result.status,
-        values: { [`price-${variantId}`]: price },
+        values: { [`price-${variantId}`]: typed },
         ...refused(issues, other),
       });
     }
@@ -373,7 +376,7 @@ export function productRoutes(ctx: AdminContext) {
       ctx.db,
       shop,
       { id: stored?.id ?? id('productId'), measurementType: measurementType as MeasurementType },
-      { id: id('variantId'), price: values.price?.trim() ?? '', ...parsed.settings },
+      { id: id('variantId'), price: typedAmount(values.price ?? ''), ...parsed.settings },
     );
   }
 

@@ -109,7 +109,7 @@ export interface ParsedVariant {
  * A price as typed, in the import's form when it is a number a person wrote (`4,20` → `4.20`);
  * otherwise as typed, for the import's validator to name.
  */
-function typedAmount(text: string): string {
+export function typedAmount(text: string): string {
   const typed = readTypedNumber(text);
   return typed.ok ? typed.text : text.trim();
 }
