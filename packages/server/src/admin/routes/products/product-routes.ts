@@ -287,7 +287,11 @@ export function productRoutes(ctx: AdminContext) {
       issues: state.issues ?? {},
       other: state.other ?? [],
       submit: stored ? 'Add variant' : 'Create product',
-      preview: shop ? await unsavedPreview(shop, stored?.product, values) : { locale: '', lines: [], problems: [] },
+      // A refused form says each problem beside its field, once: the preview waits for them to be fixed.
+      preview:
+        shop && !state.summary
+          ? await unsavedPreview(shop, stored?.product, values)
+          : { locale: '', lines: [], problems: [] },
       path,
       backPath: stored ? productPath(stored.product.id) : '/admin/products',
       backTitle: stored ? stored.product.title : 'Products',
