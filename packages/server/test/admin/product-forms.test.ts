@@ -103,6 +103,22 @@ describe.each(testDrivers())('products list prices and the new product form on $
     expect([await priceOf(shop.shopId, '2001'), await priceOf(other.shopId, '2001')]).toEqual(['1.50', '24.00']);
   });
 
+  test('when the shop sells on Shopify, then the list shows its prices without a form and a posted price is refused', async () => {
+    // Shopify owns a Shopify shop's prices (decision 87): it would put its own back.
+    const shopify = await seedShop(db, shopFixture({ currency: 'EUR' }));
+    await db.query("UPDATE shops SET platform = 'shopify' WHERE id = $1", [shopify.shopId]);
+    const owner = await staffWithPassword(db, shopify.domain);
+    const session = await adminSession(server, owner.email, owner.password);
+    const list = (await session.get('/admin/products')).text;
+    expect(list).toContain('Prices are in EUR and edited in Shopify’s admin.');
+    expect(list).toContain('€24.00 per kg, €24.00 per 100 g, €24.00 per lb');
+    expect(list).not.toContain('/price"');
+    const refused = await session.post('/admin/products/1001/variants/2001/price', { price: '1.00', back: '' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('This shop’s prices are edited in Shopify’s admin');
+    expect(await priceOf(shopify.shopId, '2001')).toBe('24.00');
+  });
+
   test('when the new product form opens, then it previews the cart line at the price typed, before the first save', async () => {
     const form = (await admin.get('/admin/products/new')).text;
     expect(form).toContain('data-preview="/admin/products/new/preview"');
