@@ -24,6 +24,16 @@ export const DEMO_CATALOG: ImportDocument = {
       },
       labels: { fr: { unitPrice: 'Prix unitaire', unitPrice_weight_value_kg: '{Price}/{Quantity}' } },
       locations: [{ id: '70001', name: 'Main store' }],
+      // One Comté wheel sold three ways (PRODUCT.md §20): its stock is kept once, on the wheel.
+      stockItems: [
+        {
+          id: '6001',
+          title: 'Comté wheel',
+          measurementType: 'weight',
+          unit: 'kg',
+          inventory: [{ locationId: '70001', quantity: { value: 4.5, unit: 'kg' } }],
+        },
+      ],
       products: [
         {
           id: '1001',
@@ -191,6 +201,47 @@ export const DEMO_CATALOG: ImportDocument = {
             },
           ],
         },
+        {
+          id: '1008',
+          title: 'Comté',
+          measurementType: 'weight',
+          variants: [
+            {
+              id: '2701',
+              title: 'Loose, per 100 g',
+              price: '2.80',
+              unitMeasurement: { unit: 'g', value: 100 },
+              stockItemId: '6001',
+              settings: {
+                onlineStore: {
+                  displayStyle: 'number',
+                  rules: { min: 100, increment: 50, defaultValue: 200, max: 2000 },
+                },
+              },
+            },
+            {
+              id: '2702',
+              title: '250 g pack',
+              price: '6.50',
+              unitMeasurement: { unit: 'g', value: 250 },
+              stockItemId: '6001',
+              settings: { onlineStore: { displayStyle: 'pills', presets: [{ value: 250, label: '250 g pack' }] } },
+            },
+            {
+              id: '2703',
+              title: 'Per kg',
+              price: '25.00',
+              unitMeasurement: { unit: 'kg', value: 1 },
+              stockItemId: '6001',
+              settings: {
+                onlineStore: {
+                  displayStyle: 'number',
+                  rules: { min: 0.5, increment: 0.5, defaultValue: 1, max: null },
+                },
+              },
+            },
+          ],
+        },
       ],
       orders: [
         {
@@ -232,11 +283,15 @@ export function demoResetWarning(): string[] {
       (variant.inventory ?? []).map(({ quantity }) => `${variant.id} → ${quantity.value} ${quantity.unit}`),
     ),
   );
+  const items = (shop!.stockItems ?? []).flatMap((item) =>
+    (item.inventory ?? []).map(({ quantity }) => `${item.id} → ${quantity.value} ${quantity.unit}`),
+  );
   return [
     `tare demo --reset puts ${DEMO_SHOP} back as the demo ships it. It overwrites:`,
     `  - the shop's settings, its labels and location ${shop!.locations?.map((l) => l.id).join(', ')};`,
     `  - products ${products.map((p) => p.id).join(', ')} and their variants;`,
     `  - the stock of each of their variants: ${stock.join(', ')} (each change booked in the ledger as an import);`,
+    `  - the stock of stock item${items.length === 1 ? '' : 's'} ${items.join(', ')} (shared by the variants linked to it);`,
     `  - order ${shop!.orders?.map((o) => o.id).join(', ')} as the demo has it.`,
     'Its API keys, staff accounts and anything else added to it stay.',
   ];
