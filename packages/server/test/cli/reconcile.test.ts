@@ -38,9 +38,10 @@ describe('tare reconcile', () => {
   it(
     'when the platform shows what Tare projects, then it reports no drift; when it does not, it names the level, and --fix follows it',
     async () => {
+      // The demo's 11 levels: one per stocked variant, the Comté wheel's three variants each compared.
       const clean = await tare(['reconcile'], dataDir);
       expect(clean).toMatchObject({ code: 0, stderr: '' });
-      expect(clean.stdout).toBe(`${DEMO_SHOP}: 6 levels, 0 drifting\n`);
+      expect(clean.stdout).toBe(`${DEMO_SHOP}: 11 levels, 0 drifting\n`);
 
       // The merchant typed 30 for the coffee on the platform, and the event never arrived.
       const db = await openPglite({ dataDir });
@@ -50,7 +51,7 @@ describe('tare reconcile', () => {
       const report = await tare(['reconcile', '--shop', DEMO_SHOP], dataDir);
       expect(report.code).toBe(0);
       expect(report.stdout).toMatch(
-        /^demo-shop\.example: 6 levels, 1 drifting\n {2}variant 2001 at 70001: platform shows 30, Tare projects 12 \(since \d{4}-\d\d-\d\dT[\d:.]+Z\)\n {2}run `tare reconcile --fix`/,
+        /^demo-shop\.example: 11 levels, 1 drifting\n {2}variant 2001 at 70001: platform shows 30, Tare projects 12 \(since \d{4}-\d\d-\d\dT[\d:.]+Z\)\n {2}run `tare reconcile --fix`/,
       );
       const json = JSON.parse((await tare(['reconcile', '--json'], dataDir)).stdout);
       expect(json[0].drift).toEqual([
@@ -60,7 +61,7 @@ describe('tare reconcile', () => {
       const fixed = await tare(['reconcile', '--fix'], dataDir);
       expect(fixed.stdout).toContain('platform shows 30, Tare projects 12');
       expect(fixed.stdout).toContain('→ adopted');
-      expect((await tare(['reconcile'], dataDir)).stdout).toBe(`${DEMO_SHOP}: 6 levels, 0 drifting\n`);
+      expect((await tare(['reconcile'], dataDir)).stdout).toBe(`${DEMO_SHOP}: 11 levels, 0 drifting\n`);
     },
     SLOW * 3,
   );
