@@ -10,11 +10,21 @@ import { listSkippedOrders } from '../../store/repositories/order-bookings.js';
 import { listFailingEvents } from '../../store/repositories/platform-events.js';
 import { lastReconciliationReport } from '../../store/repositories/reconciliation.js';
 import { findShopById, type Shop } from '../../store/repositories/shops.js';
+import { readScaleFormats } from '../../store/repositories/scale-barcodes.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, formIssues } from '../forms.js';
 import { readTypedNumber } from '../typed-number.js';
 import { sendPage } from '../render.js';
 import { csrfTokenFor, requireStaff } from '../staff.js';
+import {
+  postedUnitAndScaleValues,
+  referenceUnits,
+  unitAndScaleField,
+  unitAndScaleLabels,
+  unitAndScaleSettings,
+  type UnitAndScaleValues,
+  unitAndScaleValuesOf,
+} from './unit-and-scale-settings.js';
 
 /** The form's field for each setting of the import file, and how its messages name it. */
 const FIELDS: Record<string, { path: string; label: string }> = {
@@ -39,6 +49,7 @@ interface PageState {
   status?: number;
   notice?: string;
   values?: Values;
+  measures?: UnitAndScaleValues;
   summary?: string;
   issues?: Record<string, string>;
 }
@@ -68,7 +79,7 @@ function postedValues(body: unknown): Values {
  * The shop's settings as a one-shop import document (PRODUCT.md §11): domain and currency as
  * stored, nothing else of the shop named, so its catalog, labels and connection are kept.
  */
-function settingsDocument(shop: Shop, values: Values) {
+function settingsDocument(shop: Shop, values: Values, measures: Record<string, unknown>) {
   const perMinute = String(values.requestsPerMinute);
   const typed = readTypedNumber(perMinute);
   return {
@@ -87,18 +98,24 @@ function settingsDocument(shop: Shop, values: Values) {
             // else as the text typed, which the import's validation then names.
             requestsPerMinute: typed.ok ? Number(typed.text) : perMinute,
           },
+          ...measures,
         },
       },
     ],
   };
 }
 
-/** The import's issues (`/shops/0/settings/rateLimit/requestsPerMinute`) on the form's fields. */
-function onFormFields(issues: ValidationIssue[]): ValidationIssue[] {
+/**
+ * The import's issues (`/shops/0/settings/rateLimit/requestsPerMinute`) on the form's fields
+ * (`rowOfFormat`: the form row of each scale label format of the document).
+ */
+function onFormFields(issues: ValidationIssue[], rowOfFormat: number[]): ValidationIssue[] {
   return issues.map((issue) => {
     const inShop = issue.path.replace(/^\/shops\/0/, '');
     const name = Object.keys(FIELDS).find((key) => FIELDS[key]!.path === inShop);
-    return name ? { ...issue, path: `/${name}` } : issue;
+    if (name) return { ...issue, path: `/${name}` };
+    const measure = unitAndScaleField(issue.path, rowOfFormat);
+    return measure ? { ...issue, path: `/${measure}` } : issue;
   });
 }
 
@@ -131,6 +148,8 @@ export function settingsRoutes(ctx: AdminContext) {
       marker: FORM_MARKER,
       shop,
       values: state.values ?? valuesOf(shop),
+      measures: state.measures ?? unitAndScaleValuesOf(shop.unitPricing, await readScaleFormats(ctx.db, shop.id)),
+      referenceUnits,
       issues: state.issues ?? {},
       summary: state.summary,
       notice: state.notice,
@@ -181,6 +200,7 @@ export function settingsRoutes(ctx: AdminContext) {
         return reply.redirect('/admin/settings?done=twice', 303);
       }
       const values = postedValues(request.body);
+      const measures = postedUnitAndScaleValues(request.body);
       try {
         const shop = await findShopById(ctx.db, staff.shopId);
         if (!shop) throw errors.notFound('shop', staff.shopDomain);
@@ -188,16 +208,18 @@ export function settingsRoutes(ctx: AdminContext) {
         // `1,000` could be a thousand or one: said beside the field rather than guessed.
         if (!typed.ok && typed.ambiguous)
           throw errors.validation([{ path: '/requestsPerMinute', message: typed.hint }]);
-        const checked = validateImport(settingsDocument(shop, values));
-        if (!checked.ok) throw errors.validation(onFormFields(checked.issues));
+        const stored = { unitPricing: shop.unitPricing, formats: await readScaleFormats(ctx.db, shop.id) };
+        const { settings, rowOfFormat } = unitAndScaleSettings(measures, stored);
+        const checked = validateImport(settingsDocument(shop, values, settings));
+        if (!checked.ok) throw errors.validation(onFormFields(checked.issues, rowOfFormat));
         await ctx.importCatalog(checked.value);
         await recordAdminFormOutcome(ctx.db, staff.tokenSha256, formId, { saved: true });
       } catch (error) {
         // Nothing was written: the same form may be corrected and sent again.
         await releaseAdminForm(ctx.db, staff.tokenSha256, formId);
-        const shown = formIssues(error, LABELS);
+        const shown = formIssues(error, { ...LABELS, ...unitAndScaleLabels(measures.scaleRows.length) });
         if (!shown) throw error;
-        return settingsPage(request, reply, { status: 400, values, ...shown });
+        return settingsPage(request, reply, { status: 400, values, measures, ...shown });
       }
       return reply.redirect('/admin/settings?done=saved', 303);
     });
