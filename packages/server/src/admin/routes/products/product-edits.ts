@@ -82,8 +82,7 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
                 const stored = importVariantOf(record);
                 const price = edit.prices?.get(record.id);
                 const changed = {
-                  ...stored,
-                  ...edit.variants?.get(record.id),
+                  ...keepDimensions(stored, edit.variants?.get(record.id)),
                   ...(price === undefined ? {} : { price }),
                 };
                 if (!edit.variantUnit) return changed;
@@ -238,4 +237,18 @@ function sameJson(a: unknown, b: unknown): boolean {
           )
         : value;
   return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+/**
+ * The stored variant with the form's settings. The variant form does not edit the dimensions and
+ * overage of PRODUCT.md §19 (the import does): they are kept as stored.
+ */
+function keepDimensions(stored: ImportVariant, edited: VariantSettings | undefined): ImportVariant {
+  if (!edited) return stored;
+  const { dimensions, overagePercent } = stored.settings.onlineStore;
+  const kept = {
+    ...(dimensions ? { dimensions } : {}),
+    ...(overagePercent === undefined ? {} : { overagePercent }),
+  };
+  return { ...stored, ...edited, settings: { onlineStore: { ...edited.settings.onlineStore, ...kept } } };
 }
