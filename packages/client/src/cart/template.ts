@@ -7,7 +7,14 @@ import { plainNumber, renderTemplate as renderShared } from '@tare/contracts';
  */
 export function renderTemplate(
   template: string,
-  tokens: { price?: string; unitPrice?: string; quantity: number; unit: string },
+  tokens: {
+    price?: string;
+    unitPrice?: string;
+    quantity: number;
+    unit: string;
+    dimensions?: string;
+    percent?: string;
+  },
 ): string {
   return renderShared(template, { ...tokens, quantity: plainNumber(tokens.quantity) });
 }

@@ -38,6 +38,10 @@ function createPickerClass() {
     #ui:
       | {
           value(): number | undefined;
+          /** A variant made from dimensions: each factor's value (a fixed one's undefined). */
+          factors?: () => (number | undefined)[];
+          /** The area or volume the factors make, with the overage. */
+          made?: HTMLElement;
           price: HTMLElement;
           reference: HTMLElement;
           unit: HTMLElement;
@@ -112,8 +116,32 @@ function createPickerClass() {
       const fields = pickerFields(context.variant, context.labels);
       const root = this.#element('div', { class: 'tare-picker' });
       const error = this.#element('p', { id: `${this.#uid}-error`, class: 'tare-picker__error', role: 'alert' });
-      let value: () => number | undefined;
-      if (fields.style === 'number' && fields.number) {
+      let value: () => number | undefined = () => undefined;
+      let factors: (() => (number | undefined)[]) | undefined;
+      let made: HTMLElement | undefined;
+      if (fields.factors) {
+        // PRODUCT.md §19: one input per factor the customer gives, a fixed one shown, not asked.
+        const inputs = fields.factors.map((factor, i) => {
+          if (factor.fixed !== undefined) {
+            root.append(this.#element('p', { class: 'tare-picker__fixed' }, `${factor.label}: ${factor.fixed}`));
+            return undefined;
+          }
+          const input = this.#element('input', {
+            id: `${this.#uid}-factor-${i}`,
+            type: 'number',
+            inputmode: 'decimal',
+            ...factor.number!,
+            'aria-describedby': error.id,
+          }) as HTMLInputElement;
+          root.append(this.#element('label', { for: input.id }, factor.label), input);
+          input.addEventListener('input', () => this.#update(false));
+          input.addEventListener('change', () => this.#update(true));
+          return input;
+        });
+        factors = () => inputs.map((input) => (input && input.value.trim() !== '' ? Number(input.value) : undefined));
+        made = this.#element('output', { class: 'tare-picker__made', 'aria-live': 'polite' });
+        root.append(made);
+      } else if (fields.style === 'number' && fields.number) {
         const input = this.#element('input', {
           id: `${this.#uid}-value`,
           type: 'number',
@@ -174,7 +202,17 @@ function createPickerClass() {
         status,
       );
       this.append(root);
-      this.#ui = { value, price, reference, unit, error, status, button };
+      this.#ui = {
+        value,
+        ...(factors ? { factors } : {}),
+        ...(made ? { made } : {}),
+        price,
+        reference,
+        unit,
+        error,
+        status,
+        button,
+      };
       this.#update(false);
     }
 
@@ -183,8 +221,14 @@ function createPickerClass() {
       const context = this.#context;
       const ui = this.#ui;
       if (!context || !ui) return undefined;
-      const line = pickLine({ ...context, pricingMode: context.shop.pricingMode, value: ui.value() });
+      const line = pickLine({
+        ...context,
+        pricingMode: context.shop.pricingMode,
+        value: ui.value(),
+        ...(ui.factors ? { factors: ui.factors() } : {}),
+      });
       const field = this.querySelector(`#${this.#uid}-value`);
+      if (ui.made) ui.made.textContent = line.ok ? madeText(line.item.properties, context.labels) : '';
       if (line.ok) {
         ui.price.textContent = formatMoney(line.linePrice, context.variant.currency, context.locale);
         const unitPrice = line.visible[0];
@@ -238,4 +282,19 @@ function createPickerClass() {
       return node;
     }
   };
+}
+
+/**
+ * What a line made from dimensions measures, for the customer: the area or volume (its net
+ * property), the factors and the overage, as the line's visible properties say them.
+ */
+function madeText(properties: Record<string, string>, labels: Record<string, string>): string {
+  const svc = JSON.parse(properties['_svc_data'] ?? '{}') as {
+    measurement?: { type?: string; dimensions?: { value: number; unit: string }[] };
+  };
+  const first = svc.measurement?.dimensions?.[0];
+  const shown = [labels['dimensions'], labels['overage']].flatMap((name) =>
+    name !== undefined && properties[name] !== undefined ? [`${name}: ${properties[name]}`] : [],
+  );
+  return [first ? `= ${first.value} ${first.unit}` : '', ...shown].filter(Boolean).join(' · ');
 }

@@ -1,6 +1,7 @@
 import {
   align,
   bookableMeasureIssue,
+  dimensionsFromFactors,
   formatMinor,
   formatMoney as sharedFormatMoney,
   plainNumber,
@@ -41,6 +42,11 @@ export interface PickLineInput {
   locale: string;
   /** What the customer chose, in the variant's unit; undefined when the field is empty or not a number. */
   value: number | undefined;
+  /**
+   * For a variant made from dimensions (PRODUCT.md §19): each factor's value in its setting's
+   * unit (a fixed one's is ignored); `value` is then computed from them.
+   */
+  factors?: readonly (number | undefined)[];
 }
 
 /**
@@ -57,8 +63,11 @@ export interface PickLineInput {
  *   // { ok: true, item: { id: 2001, quantity: 1, properties: { _svc_data: '…', … } }, linePrice: '30.00', … }
  */
 export function pickLine(input: PickLineInput): PickedLine {
-  const { variant, value } = input;
+  const { variant } = input;
   const { unit, value: unitValue } = variant.unitMeasurement;
+  const made = madeFromFactors(input);
+  if (made && !made.ok) return made;
+  const value = made ? made.value : input.value;
   if (value === undefined || !Number.isFinite(value)) return { ok: false, reasons: [`Enter a quantity in ${unit}`] };
   const settings = {
     onlineStore: { displayStyle: variant.displayStyle, rules: variant.rules, presets: variant.presets },
@@ -84,10 +93,18 @@ export function pickLine(input: PickLineInput): PickedLine {
         id: input.variantId,
         unitMeasurement: variant.unitMeasurement,
         ...(variant.unitPrice ? { unitPrice: variant.unitPrice } : {}),
-        ...(variant.presets ? { settings: { onlineStore: { presets: variant.presets } } } : {}),
+        settings: {
+          onlineStore: {
+            ...(variant.presets ? { presets: variant.presets } : {}),
+            ...(variant.rules ? { rules: variant.rules } : {}),
+            ...(variant.dimensions ? { dimensions: variant.dimensions } : {}),
+            ...(variant.overagePercent === undefined ? {} : { overagePercent: variant.overagePercent }),
+          },
+        },
       },
       labels: input.labels,
-      measurement: { value: lineMeasure, unit },
+      // A line made from dimensions states its factors; dimensions[0] is computed from them.
+      ...(made ? { factors: input.factors } : { measurement: { value: lineMeasure, unit } }),
       price: variant.price,
       currency: variant.currency,
       locale: input.locale,
@@ -97,12 +114,38 @@ export function pickLine(input: PickLineInput): PickedLine {
       ok: true,
       item: { id: Number.isSafeInteger(Number(id)) ? Number(id) : id, quantity, properties: toObject(properties) },
       visible: properties.slice(1),
-      linePrice: linePrice(input, quantity),
+      linePrice: linePrice({ ...input, value }, quantity),
     };
   } catch (error) {
     if (error instanceof CartInputError) return { ok: false, reasons: error.reasons };
     throw error;
   }
+}
+
+/**
+ * For a variant made from dimensions: the measure its factors make, or why they cannot be used
+ * (a factor missing or outside its rules; base-unit pricing, whose lines state one unit
+ * measurement, cannot carry a measure made from factors). Undefined for other variants.
+ */
+function madeFromFactors(
+  input: PickLineInput,
+): { ok: true; value: number } | { ok: false; reasons: string[] } | undefined {
+  const { variant } = input;
+  const settings = variant.dimensions;
+  if (!settings?.length) return undefined;
+  if (input.pricingMode === 'base_units') {
+    return { ok: false, reasons: ['A measure made from dimensions is charged by the checkout function only'] };
+  }
+  const missing = settings.flatMap((s, i) => {
+    const given = input.factors?.[i];
+    return s.fixed === undefined && (given === undefined || !Number.isFinite(given))
+      ? [`Enter the ${s.name} in ${s.unit}`]
+      : [];
+  });
+  if (missing.length) return { ok: false, reasons: missing };
+  const config = { dimensions: settings, overagePercent: variant.overagePercent, rules: variant.rules };
+  const [first] = dimensionsFromFactors(input.factors as number[], variant.unitMeasurement.unit, config);
+  return { ok: true, value: first.value };
 }
 
 function linePrice({ variant, pricingMode, value }: PickLineInput, quantity: number): string {
