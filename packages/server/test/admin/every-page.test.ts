@@ -1,8 +1,8 @@
 /**
  * Every admin page, signed out and in, on a shop like the demo's (orders, ledger entries, keys,
- * labels) at a laptop's 1280×800 and a phone's 360×740: no page scrolls sideways, each passes
- * axe-core with no serious or critical violation, and each is saved as a screenshot in
- * test-output/admin-screenshots/ (`every-page-<width>-<page>.png`).
+ * labels) at a laptop's 1280×800 and a phone's 360×740, in the light and the dark theme: no page
+ * scrolls sideways, each passes axe-core with no serious or critical violation, and each is saved
+ * as a screenshot in test-output/admin-screenshots/ (`every-page-<width>[-dark]-<page>.png`).
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,9 +15,12 @@ import { call, seedShop, startTestServer } from '../support/harness.js';
 import { signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
 
+/** Each width in the light theme, then in the dark one (`prefers-color-scheme: dark`). */
 const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 360, height: 740 },
+  { width: 1280, height: 800, theme: 'light', file: '1280' },
+  { width: 360, height: 740, theme: 'light', file: '360' },
+  { width: 1280, height: 800, theme: 'dark', file: '1280-dark' },
+  { width: 360, height: 740, theme: 'dark', file: '360-dark' },
 ] as const;
 
 /** The signed-in pages, by name: each path on the demo shop's data. */
@@ -108,6 +111,7 @@ describe.each(testDrivers().slice(0, 1))('every admin page at 1280 and 360 px in
     contexts.push(context);
     const page = await context.newPage();
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.emulateMedia({ colorScheme: viewport.theme });
     return page;
   };
 
@@ -117,14 +121,22 @@ describe.each(testDrivers().slice(0, 1))('every admin page at 1280 and 360 px in
     await page.waitForLoadState('load');
     const sideways = await sidewaysOverflow(page);
     expect
-      .soft(sideways.overflow, `${name} scrolls sideways at ${viewport.width} px: ${sideways.elements.join(', ')}`)
+      .soft(
+        sideways.overflow,
+        `${name} scrolls sideways at ${viewport.width} px (${viewport.theme}): ${sideways.elements.join(', ')}`,
+      )
       .toBeLessThanOrEqual(0);
-    expect.soft(await seriousAccessibilityViolations(page), `${name} at ${viewport.width} px`).toEqual([]);
-    await screenshot(page, `every-page-${viewport.width}-${name}`);
+    expect
+      .soft(await seriousAccessibilityViolations(page), `${name} at ${viewport.width} px (${viewport.theme})`)
+      .toEqual([]);
+    // The theme asked for is the one shown (the page's paper: #f6f7f9 light, #12161d dark).
+    const paper = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect.soft(paper, `${name}'s paper`).toBe(viewport.theme === 'dark' ? 'rgb(18, 22, 29)' : 'rgb(246, 247, 249)');
+    await screenshot(page, `every-page-${viewport.file}-${name}`);
   };
 
   test.each(VIEWPORTS)(
-    'signed out at $width px: the home page, sign-in, its error, a missing page',
+    'signed out at $width px ($theme): the home page, sign-in, its error, a missing page',
     async (viewport) => {
       const page = await openAt(viewport);
       await walk(page, viewport, 'home', '/');
@@ -137,7 +149,7 @@ describe.each(testDrivers().slice(0, 1))('every admin page at 1280 and 360 px in
     },
   );
 
-  test.each(VIEWPORTS)('the one-time password’s forced change at $width px', async (viewport) => {
+  test.each(VIEWPORTS)('the one-time password’s forced change at $width px ($theme)', async (viewport) => {
     const page = await openAt(viewport);
     await signIn(page, server, newcomer.email, newcomer.oneTimePassword);
     expect(new URL(page.url()).pathname).toBe('/admin/password');
@@ -172,7 +184,7 @@ describe.each(testDrivers().slice(0, 1))('every admin page at 1280 and 360 px in
   });
 
   test.each(VIEWPORTS)(
-    'every signed-in page at $width px',
+    'every signed-in page at $width px ($theme)',
     async (viewport) => {
       const page = await openAt(viewport);
       await signIn(page, server, staff.email, staff.password);
