@@ -102,6 +102,26 @@ describe.each(testDrivers())('numbers, times and words in the admin on $name', (
     ]);
   });
 
+  test('when the pages with times open, then every UTC time is a <time> the browser rewrites in its zone', async () => {
+    const pages = [
+      '/admin/inventory/70001/2001',
+      '/admin/orders',
+      `/admin/orders/${orderId}`,
+      '/admin/api-keys',
+      '/admin/settings',
+    ];
+    let times = 0;
+    for (const path of pages) {
+      const html = (await admin.get(path)).text;
+      for (const match of html.matchAll(/(<[^<>]*>)?(\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})? UTC)/g)) {
+        expect(match[1], `${path}: ${match[2]}`).toMatch(/^<time datetime="[^"]+" data-local( data-seconds)?>$/);
+        times += 1;
+      }
+    }
+    // The ledger, the orders list, the order's placing and the key's creation at least.
+    expect(times).toBeGreaterThanOrEqual(4);
+  });
+
   test('when a key is made to expire on a day, then the list shows that day and the revoke confirmation names the key by name and prefix', async () => {
     const fields = await admin.formOn('/admin/api-keys', '/admin/api-keys');
     const created = await admin.post('/admin/api-keys', { ...fields, name: 'Till sync', expiresAt: '2027-06-30' });
