@@ -94,7 +94,7 @@ function flakyGateway() {
   return { gateway, state };
 }
 
-describe.each(testDrivers())('Idempotency of inventory writes on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('Idempotency of inventory writes on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

@@ -22,7 +22,7 @@ const body = (...adjustments: Entry[]) => ({ locationId: '70001', adjustments })
 
 const adjust = inventorySender(PATH, 'POST');
 
-describe.each(testDrivers())('POST /api/v1/inventory/adjustments on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('POST /api/v1/inventory/adjustments on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

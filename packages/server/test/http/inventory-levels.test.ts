@@ -33,7 +33,7 @@ async function ledgerMatchesTotals(db: Db, shopId: string): Promise<boolean[]> {
   return rows.map((r) => r.ok);
 }
 
-describe.each(testDrivers())('PUT /api/v1/inventory/levels on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('PUT /api/v1/inventory/levels on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

@@ -37,7 +37,7 @@ export async function projectLocalLevels(
        INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
        SELECT $1, location_id, variant_id, available FROM decided WHERE ok AND current IS DISTINCT FROM available
        ORDER BY location_id COLLATE "C", variant_id COLLATE "C"
-       ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = EXCLUDED.available, updated_at = now())
+       ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = EXCLUDED.available, updated_at = EXCLUDED.updated_at)
      SELECT location_id, variant_id, CASE WHEN ok THEN available ELSE current END AS available, ok FROM decided`,
     [
       shopId,
@@ -94,7 +94,7 @@ export async function moveLocalLevels(
     `INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
      SELECT $1, location_id, variant_id, sum(by) FROM unnest($2::text[], $3::text[], $4::bigint[]) AS m(location_id, variant_id, by)
      GROUP BY location_id, variant_id ORDER BY location_id COLLATE "C", variant_id COLLATE "C"
-     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = l.available + EXCLUDED.available, updated_at = now()`,
+     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = l.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at`,
     [shopId, nonZero.map((m) => m.locationId), nonZero.map((m) => m.variantId), nonZero.map((m) => m.by)],
   );
 }

@@ -14,7 +14,7 @@ export async function upsertOrder(db: Queryable, shopId: string, order: LocalOrd
   const { rowCount } = await db.query(
     `INSERT INTO local_platform_orders (shop_id, id, status, location_id) VALUES ($1, $2, $3, $4)
      ON CONFLICT (shop_id, id) DO UPDATE SET status = EXCLUDED.status, location_id = EXCLUDED.location_id,
-       updated_at = now()
+       updated_at = EXCLUDED.updated_at
      WHERE (local_platform_orders.status, local_platform_orders.location_id)
        IS DISTINCT FROM (EXCLUDED.status, EXCLUDED.location_id)`,
     [shopId, order.id, order.status, order.locationId],
@@ -67,13 +67,15 @@ export async function readLocalOrder(
     lines: PlatformLineItem[];
     refunds: PlatformRefund[];
   }>(
+    // Every subquery names the shop ($1, not o.shop_id): Citus routes a FOR UPDATE to one shard
+    // only when each table in it is filtered by the shop.
     `SELECT o.id, o.status, o.location_id, o.created_at,
        COALESCE((SELECT json_agg(json_build_object('id', l.id, 'productId', l.product_id, 'variantId', l.variant_id,
            'quantity', l.quantity, 'price', l.price::text, 'fulfilled', l.fulfilled, 'properties', l.properties)
            ORDER BY l.position, l.id)
-         FROM local_platform_line_items l WHERE l.shop_id = o.shop_id AND l.order_id = o.id), '[]') AS lines,
+         FROM local_platform_line_items l WHERE l.shop_id = $1 AND l.order_id = o.id), '[]') AS lines,
        COALESCE((SELECT json_agg(json_build_object('id', r.id, 'lines', r.lines) ORDER BY r.created_at, r.id)
-         FROM local_platform_refunds r WHERE r.shop_id = o.shop_id AND r.order_id = o.id), '[]') AS refunds
+         FROM local_platform_refunds r WHERE r.shop_id = $1 AND r.order_id = o.id), '[]') AS refunds
      FROM local_platform_orders o WHERE o.shop_id = $1 AND o.id = $2${forUpdate ? ' FOR UPDATE OF o' : ''}`,
     [shopId, orderId],
   );

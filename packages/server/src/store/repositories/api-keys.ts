@@ -68,9 +68,12 @@ export async function listApiKeys(db: Queryable, shopId?: string): Promise<ApiKe
 
 /** Marks the key revoked; false when there is no such key. Revoking twice keeps the first time. */
 export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1', [
-    id,
-  ]);
+  // A CASE on the column rather than coalesce(revoked_at, now()): Citus refuses a stable
+  // function given a column in an UPDATE; now() alone it evaluates once on the coordinator.
+  const { rowCount } = await db.query(
+    'UPDATE api_keys SET revoked_at = CASE WHEN revoked_at IS NULL THEN now() ELSE revoked_at END WHERE id = $1',
+    [id],
+  );
   return rowCount > 0;
 }
 

@@ -53,7 +53,7 @@ export async function storeResponse(
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (shop_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
        response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body,
-       request_id = EXCLUDED.request_id, created_at = now()`,
+       request_id = EXCLUDED.request_id, created_at = EXCLUDED.created_at`,
     [shopId, key, response.fingerprint, response.status, response.body, response.requestId],
   );
 }

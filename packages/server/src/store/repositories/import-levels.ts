@@ -56,7 +56,7 @@ export async function writeLevels(
      FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[]) AS w(location_id, variant_id, total, unit)
      ORDER BY w.variant_id COLLATE "C", w.location_id COLLATE "C"
      ON CONFLICT (shop_id, location_id, variant_id)
-     DO UPDATE SET total = EXCLUDED.total, unit = EXCLUDED.unit, updated_at = now()`,
+     DO UPDATE SET total = EXCLUDED.total, unit = EXCLUDED.unit, updated_at = EXCLUDED.updated_at`,
     [
       shopId,
       levels.map((l) => l.locationId),

@@ -180,9 +180,29 @@ function lockOneLevel(db: Queryable, shopId: string, locationId: string, variant
   );
 }
 
-/** `lockLevelsForWrite` for any set: existing levels locked when all exist, else every one upserted. */
-function lockOrCreateLevels(db: Queryable, shopId: string, locationId: string, variantIds: string[]) {
-  return db.query<LockedLevelRow>(
+/**
+ * `lockLevelsForWrite` for any set: existing levels locked when all exist, else every one upserted
+ * (in the same order) and then locked. Two statements on that path, not one with an INSERT CTE
+ * beside the FOR UPDATE one: Citus plans neither such a statement nor an INSERT CTE on one shard.
+ */
+async function lockOrCreateLevels(db: Queryable, shopId: string, locationId: string, variantIds: string[]) {
+  const existing = await lockExistingLevels(db, shopId, locationId, variantIds);
+  if (existing.rows[0]?.complete !== false) return existing;
+  await db.query(
+    `INSERT INTO inventory_levels AS l (shop_id, location_id, variant_id, total, unit)
+     SELECT v.shop_id, loc.id, v.id, 0, v.unit
+       FROM variants v JOIN locations loc ON loc.shop_id = v.shop_id AND loc.id = $2
+      WHERE v.shop_id = $1 AND v.id = ANY($3::text[])
+      ORDER BY v.id COLLATE "C"
+     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total`,
+    [shopId, locationId, variantIds],
+  );
+  return lockExistingLevels(db, shopId, locationId, variantIds);
+}
+
+/** The levels locked in variant order when all exist (`complete`); none locked otherwise. */
+function lockExistingLevels(db: Queryable, shopId: string, locationId: string, variantIds: string[]) {
+  return db.query<LockedLevelRow & { complete: boolean }>(
     `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
      v AS (
        SELECT v.id, v.unit, v.unit_value, p.measurement_type
@@ -192,19 +212,13 @@ function lockOrCreateLevels(db: Queryable, shopId: string, locationId: string, v
        SELECT NOT EXISTS (
          SELECT 1 FROM v CROSS JOIN loc WHERE NOT EXISTS (
            SELECT 1 FROM inventory_levels l WHERE l.shop_id = $1 AND l.location_id = loc.id AND l.variant_id = v.id)) AS ok),
-     existing AS (
+     locked AS (
        SELECT l.variant_id, l.total, l.unit, l.platform_available FROM inventory_levels l
        WHERE (SELECT ok FROM complete) AND l.shop_id = $1 AND l.location_id = (SELECT id FROM loc)
          AND l.variant_id IN (SELECT id FROM v)
-       ORDER BY l.variant_id COLLATE "C" FOR UPDATE),
-     upserted AS (
-       INSERT INTO inventory_levels AS l (shop_id, location_id, variant_id, total, unit)
-       SELECT $1, loc.id, v.id, 0, v.unit FROM v CROSS JOIN loc WHERE NOT (SELECT ok FROM complete)
-       ORDER BY v.id COLLATE "C"
-       ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET total = l.total
-       RETURNING l.variant_id, l.total, l.unit, l.platform_available),
-     locked AS (SELECT * FROM existing UNION ALL SELECT * FROM upserted)
-     SELECT EXISTS (SELECT 1 FROM loc) AS location_found, (SELECT platform FROM shops WHERE id = $1) AS platform,
+       ORDER BY l.variant_id COLLATE "C" FOR UPDATE)
+     SELECT EXISTS (SELECT 1 FROM loc) AS location_found, (SELECT ok FROM complete) AS complete,
+       (SELECT platform FROM shops WHERE id = $1) AS platform,
        v.id, v.unit, v.unit_value, v.measurement_type, locked.total, locked.unit AS level_unit, locked.platform_available
      FROM (SELECT 1) AS one
      LEFT JOIN v ON true

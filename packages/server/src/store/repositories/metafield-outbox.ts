@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.js';
+import { claimInDueShop } from './due-shops.js';
 
 /** NOTIFY channel that wakes the metafield writers of every instance when a document is queued. */
 export const METAFIELDS_QUEUED = 'tare_metafields_queued';
@@ -56,8 +57,8 @@ export async function queueMetafields(tx: Queryable, shopId: string, documents: 
          OR EXISTS (SELECT 1 FROM metafield_outbox q
                      WHERE q.shop_id = $1 AND q.owner_type = w.owner_type AND q.owner_id = w.owner_id)
      ON CONFLICT (shop_id, owner_type, owner_id) DO UPDATE SET
-       document = EXCLUDED.document, generation = nextval('metafield_generations'), attempts = 0,
-       next_attempt_at = now(), failed_at = NULL, last_error = NULL, enqueued_at = now()
+       document = EXCLUDED.document, generation = EXCLUDED.generation, attempts = 0,
+       next_attempt_at = EXCLUDED.next_attempt_at, failed_at = NULL, last_error = NULL, enqueued_at = EXCLUDED.enqueued_at
      WHERE o.document <> EXCLUDED.document`,
     params,
   );
@@ -90,6 +91,24 @@ export async function forgetShopMetafields(tx: Queryable, shopId: string): Promi
  * worker that dies leaves them due when the lease ends.
  */
 export async function leaseDueMetafields(db: Queryable, limit: number, leaseMs: number): Promise<QueuedMetafield[]> {
+  const queue = {
+    table: 'metafield_outbox',
+    due: 'failed_at IS NULL AND next_attempt_at <= now()',
+    order: 'next_attempt_at',
+  };
+  const leased = await claimInDueShop(db, queue, async (shopId) => {
+    const batch = await leaseShopDueMetafields(db, shopId, limit, leaseMs);
+    return batch.length ? batch : undefined;
+  });
+  return leased ?? [];
+}
+
+async function leaseShopDueMetafields(
+  db: Queryable,
+  shopId: string,
+  limit: number,
+  leaseMs: number,
+): Promise<QueuedMetafield[]> {
   const { rows } = await db.query<{
     shop_id: string;
     owner_type: MetafieldOwnerType;
@@ -98,19 +117,16 @@ export async function leaseDueMetafields(db: Queryable, limit: number, leaseMs: 
     generation: string;
     attempts: number;
   }>(
-    `WITH shop AS (
-       SELECT shop_id FROM metafield_outbox WHERE failed_at IS NULL AND next_attempt_at <= now()
-        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED),
-     due AS (
-       SELECT o.shop_id, o.owner_type, o.owner_id FROM metafield_outbox o JOIN shop USING (shop_id)
-        WHERE o.failed_at IS NULL AND o.next_attempt_at <= now()
+    `WITH due AS (
+       SELECT o.shop_id, o.owner_type, o.owner_id FROM metafield_outbox o
+        WHERE o.shop_id = $3 AND o.failed_at IS NULL AND o.next_attempt_at <= now()
         ORDER BY o.next_attempt_at, o.owner_type, o.owner_id LIMIT $1 FOR UPDATE OF o SKIP LOCKED)
      UPDATE metafield_outbox o SET
        next_attempt_at = now() + make_interval(secs => $2::double precision / 1000), attempts = o.attempts + 1
        FROM due
-      WHERE o.shop_id = due.shop_id AND o.owner_type = due.owner_type AND o.owner_id = due.owner_id
+      WHERE o.shop_id = $3 AND o.shop_id = due.shop_id AND o.owner_type = due.owner_type AND o.owner_id = due.owner_id
      RETURNING o.shop_id, o.owner_type, o.owner_id, o.document, o.generation, o.attempts`,
-    [limit, leaseMs],
+    [limit, leaseMs, shopId],
   );
   return rows.map((row) => ({
     shopId: row.shop_id,
@@ -142,7 +158,7 @@ export async function completeMetafields(db: Queryable, written: QueuedMetafield
         WHERE o.shop_id = $1 AND o.owner_type = k.owner_type AND o.owner_id = k.owner_id AND o.generation = k.generation)
      INSERT INTO metafields_written (shop_id, owner_type, owner_id, document)
      SELECT $1, owner_type, owner_id, document FROM done
-     ON CONFLICT (shop_id, owner_type, owner_id) DO UPDATE SET document = EXCLUDED.document, written_at = now()`,
+     ON CONFLICT (shop_id, owner_type, owner_id) DO UPDATE SET document = EXCLUDED.document, written_at = EXCLUDED.written_at`,
     [written[0]!.shopId, ...keysOf(written), written.map((m) => JSON.stringify(m.document))],
   );
 }

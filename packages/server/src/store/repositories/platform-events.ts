@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.js';
+import { claimInDueShop } from './due-shops.js';
 import type { PlatformKind } from './shops.js';
 import type { ShopifyConnectionStatus } from '../../platform/shopify/connection.js';
 
@@ -65,36 +66,18 @@ export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<b
   return rowCount > 0;
 }
 
-/** Shops passed over by one claim before it reports the inbox empty (each had its due events taken). */
-const CLAIM_SHOP_TRIES = 8;
-
 /**
  * Claims the oldest due pending event and marks it processed: the caller processes it in the
  * same transaction, so the mark commits with the processing or not at all. Events another
- * instance is processing are skipped (each is worked on by one instance).
- *
- * The claim locks within one shop, so on Citus every locking statement is routed to that shop's
- * shard (Citus refuses FOR UPDATE SKIP LOCKED across shards): the shop of the oldest due event is
- * read first, without a lock (a cross-shop read, as the inbox is), then its oldest due event
- * another instance has not locked is claimed. When another instance holds all of that shop's due
- * events, the next shop is tried.
+ * instance is processing are skipped (each is worked on by one instance). The claim locks within
+ * the shop of the oldest due event (`claimInDueShop`).
  */
-export async function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefined> {
-  const passed: string[] = [];
-  for (let tries = 0; tries < CLAIM_SHOP_TRIES; tries++) {
-    const { rows } = await tx.query<{ shop_id: string }>(
-      `SELECT shop_id FROM platform_events
-        WHERE status = 'pending' AND next_attempt_at <= now() AND shop_id <> ALL($1::bigint[])
-        ORDER BY next_attempt_at, id LIMIT 1`,
-      [passed],
-    );
-    const shopId = rows[0]?.shop_id;
-    if (shopId === undefined) return undefined;
-    const claimed = await claimShopDueEvent(tx, shopId);
-    if (claimed) return claimed;
-    passed.push(shopId);
-  }
-  return undefined;
+export function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefined> {
+  return claimInDueShop(
+    tx,
+    { table: 'platform_events', due: `status = 'pending' AND next_attempt_at <= now()`, order: 'next_attempt_at, id' },
+    (shopId) => claimShopDueEvent(tx, shopId),
+  );
 }
 
 /** Claims the shop's oldest due pending event no other instance holds (one shard on Citus). */

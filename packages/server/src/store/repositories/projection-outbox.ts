@@ -1,5 +1,6 @@
 import type { LevelProjection } from '../../platform/gateway.js';
 import type { Queryable } from '../db.js';
+import { claimInDueShop } from './due-shops.js';
 
 /** NOTIFY channel that wakes the push workers of every instance when whole units are queued. */
 export const PROJECTION_QUEUED = 'tare_projection_queued';
@@ -43,7 +44,9 @@ export async function queueProjections(
        expected = o.expected + (EXCLUDED.expected - o.available),
        pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
                      ELSE ARRAY(SELECT p + (EXCLUDED.expected - o.available) FROM unnest(o.pushed) AS p) END,
-       generation = nextval('projection_generations'),
+       -- EXCLUDED holds the column defaults: a generation just drawn for this change (Citus
+       -- refuses nextval() and now() themselves in DO UPDATE SET; other upserts do the same).
+       generation = EXCLUDED.generation,
        cause = EXCLUDED.cause`,
     [
       shopId,
@@ -64,6 +67,20 @@ export async function queueProjections(
  * so a push whose answer is lost is recognised when the platform shows it.
  */
 export async function leaseDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<QueuedPush[]> {
+  const queue = { table: 'projection_outbox', due: 'next_attempt_at <= now()', order: 'next_attempt_at' };
+  const leased = await claimInDueShop(db, queue, async (shopId) => {
+    const batch = await leaseShopDuePushes(db, shopId, limit, leaseMs);
+    return batch.length ? batch : undefined;
+  });
+  return leased ?? [];
+}
+
+async function leaseShopDuePushes(
+  db: Queryable,
+  shopId: string,
+  limit: number,
+  leaseMs: number,
+): Promise<QueuedPush[]> {
   const { rows } = await db.query<{
     shop_id: string;
     location_id: string;
@@ -74,21 +91,18 @@ export async function leaseDuePushes(db: Queryable, limit: number, leaseMs: numb
     cause: string;
     attempts: number;
   }>(
-    `WITH shop AS (
-       SELECT shop_id FROM projection_outbox WHERE next_attempt_at <= now()
-        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED),
-     due AS (
-       SELECT o.shop_id, o.location_id, o.variant_id FROM projection_outbox o JOIN shop USING (shop_id)
-        WHERE o.next_attempt_at <= now()
+    `WITH due AS (
+       SELECT o.shop_id, o.location_id, o.variant_id FROM projection_outbox o
+        WHERE o.shop_id = $3 AND o.next_attempt_at <= now()
         ORDER BY o.next_attempt_at, o.location_id, o.variant_id LIMIT $1 FOR UPDATE OF o SKIP LOCKED)
      UPDATE projection_outbox o SET
        next_attempt_at = now() + make_interval(secs => $2::double precision / 1000),
        attempts = o.attempts + 1,
        pushed = CASE WHEN o.available = ANY(o.pushed) THEN o.pushed ELSE o.pushed || o.available END
        FROM due
-      WHERE o.shop_id = due.shop_id AND o.location_id = due.location_id AND o.variant_id = due.variant_id
+      WHERE o.shop_id = $3 AND o.shop_id = due.shop_id AND o.location_id = due.location_id AND o.variant_id = due.variant_id
      RETURNING o.shop_id, o.location_id, o.variant_id, o.available, o.expected, o.generation, o.cause, o.attempts`,
-    [limit, leaseMs],
+    [limit, leaseMs, shopId],
   );
   return rows.map((row) => ({
     shopId: row.shop_id,
@@ -230,13 +244,19 @@ export async function lockQueuedPush(
   };
 }
 
-/** The platform was found at one of Tare's own figures: the next push starts from there. */
+/**
+ * The platform was found at one of Tare's own figures: the next push starts from there. The new
+ * generation is drawn by a statement of its own: Citus refuses nextval() in an UPDATE.
+ */
 export async function rebasePush(tx: Queryable, push: LockedPush, shown: number): Promise<void> {
+  const { rows } = await tx.query<{ generation: string }>(
+    `SELECT nextval('projection_generations')::text AS generation`,
+  );
   await tx.query(
-    `UPDATE projection_outbox SET expected = $4, pushed = '{}', generation = nextval('projection_generations'),
+    `UPDATE projection_outbox SET expected = $4, pushed = '{}', generation = $5,
        attempts = 0, next_attempt_at = now(), last_error = NULL
       WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
-    [push.shopId, push.locationId, push.variantId, shown],
+    [push.shopId, push.locationId, push.variantId, shown, rows[0]!.generation],
   );
 }
 

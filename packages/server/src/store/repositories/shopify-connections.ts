@@ -193,7 +193,7 @@ export async function saveShopifyConnection(
        admin_api_url = EXCLUDED.admin_api_url, access_token_sealed = EXCLUDED.access_token_sealed,
        client_secret_sealed = EXCLUDED.client_secret_sealed, secrets_key_id = EXCLUDED.secrets_key_id,
        status = 'active', last_error = NULL, last_error_at = NULL, verified_at = EXCLUDED.verified_at,
-       updated_at = now()`,
+       updated_at = EXCLUDED.updated_at`,
     [
       shopId,
       wanted.store,

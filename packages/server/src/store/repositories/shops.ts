@@ -100,7 +100,7 @@ export async function upsertShop(db: Queryable, shop: ShopInput): Promise<{ id: 
        rate_limit_per_minute = COALESCE($7::integer, shops.rate_limit_per_minute),
        platform_stock_changes = COALESCE($8::text, shops.platform_stock_changes),
        storefront_enabled = COALESCE($9::boolean, shops.storefront_enabled),
-       updated_at = now()
+       updated_at = EXCLUDED.updated_at
      WHERE (shops.currency, shops.default_locale, shops.addon_active, shops.merge_matching_line_items,
             shops.rate_limit_enabled, shops.rate_limit_per_minute, shops.platform_stock_changes,
             shops.storefront_enabled)
