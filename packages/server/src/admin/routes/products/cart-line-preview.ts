@@ -49,8 +49,11 @@ export async function previewCartLines(
     overrides,
   });
   const store = variant.settings.onlineStore;
-  const choices =
-    store.displayStyle === 'number'
+  // A variant made from dimensions (PRODUCT.md §19) is previewed at each factor's default value.
+  const factors = store.dimensions?.map((d) => d.fixed ?? d.rules?.defaultValue);
+  const choices = factors
+    ? [{ choice: 'Default dimensions', value: 0 }]
+    : store.displayStyle === 'number'
       ? store.rules
         ? [{ choice: 'Default value', value: store.rules.defaultValue }]
         : []
@@ -64,9 +67,13 @@ export async function previewCartLines(
     try {
       const properties = buildLineItemProperties({
         product,
-        variant: { id: variant.id, unitMeasurement: variant.unitMeasurement },
+        variant: {
+          id: variant.id,
+          unitMeasurement: variant.unitMeasurement,
+          ...(factors ? { settings: { onlineStore: store } } : {}),
+        },
         labels,
-        measurement: { value, unit },
+        ...(factors ? { factors } : { measurement: { value, unit } }),
         price: variant.price,
         currency: shop.currency,
         locale,
@@ -77,7 +84,8 @@ export async function previewCartLines(
         continue;
       }
       const linePrice = formatMoney(price.amount, shop, locale);
-      lines.push({ choice, measurement: `${value} ${unit}`, properties, linePrice });
+      const measured = factors ? measuredValue(properties) : value;
+      lines.push({ choice, measurement: `${measured} ${unit}`, properties, linePrice });
     } catch (error) {
       if (!(error instanceof CartInputError)) throw error;
       for (const reason of error.reasons) problems.add(reason);
@@ -102,6 +110,9 @@ function priceOf(
     unit: variant.unitMeasurement.unit,
     unitValue: String(variant.unitMeasurement.value),
     presets: store.displayStyle === 'number' ? null : store.presets,
+    dimensions: store.dimensions ?? null,
+    overagePercent: store.overagePercent === undefined ? null : String(store.overagePercent),
+    rules: store.rules ?? null,
   };
   try {
     return { ok: true, amount: unitPrice(priced, properties, currency) };
@@ -109,6 +120,12 @@ function priceOf(
     if (!(error instanceof RangeError)) throw error;
     return { ok: false, problem: error.message };
   }
+}
+
+/** The measure a line made from dimensions carries (`dimensions[0]`, computed by the cart helper). */
+function measuredValue(properties: { name: string; value: string }[]): number {
+  const svc = JSON.parse(properties[0]!.value) as { measurement: { dimensions: { value: number }[] } };
+  return svc.measurement.dimensions[0]!.value;
 }
 
 function formatMoney(amount: string, shop: Shop, locale: string): string {

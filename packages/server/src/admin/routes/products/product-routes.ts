@@ -357,10 +357,17 @@ export function productRoutes(ctx: AdminContext) {
     const parsed = parseVariantForm(values);
     const problems = settingsProblems(parsed);
     if (!parsed.settings || problems.length > 0) return { locale: '', lines: [], problems };
+    // The dimensions and overage are not in the form (the import sets them): the stored ones.
+    const onlineStore = {
+      ...parsed.settings.settings.onlineStore,
+      ...(variant.dimensions ? { dimensions: variant.dimensions } : {}),
+      ...(variant.overagePercent === null ? {} : { overagePercent: Number(variant.overagePercent) }),
+    };
     return previewCartLines(ctx.db, stored.shop, stored.product, {
       id: variant.id,
       price: variant.price,
       ...parsed.settings,
+      settings: { onlineStore },
     });
   }
 
