@@ -12,6 +12,7 @@ import { findShopById } from '../../src/store/repositories/shops.js';
 import { testDrivers } from '../support/databases.js';
 import { machineTalkIn } from '../support/machine-talk.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { adminSession } from './support/admin-http.js';
 import { signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
 
@@ -123,6 +124,16 @@ describe.each(testDrivers())('admin settings: unit prices and scale labels in Ch
     await page.getByRole('group', { name: 'Format 1' }).getByLabel('Remove this format').check();
     await save();
     expect(await readScaleFormats(db, shop.shopId)).toEqual([]);
+  });
+
+  test('when the form is posted without its CSRF token, then it is refused and nothing is saved', async () => {
+    const staff = await staffWithPassword(db, shop.domain);
+    const admin = await adminSession(server, staff.email, staff.password);
+    const fields = await admin.formOn('/admin/settings', '/admin/settings');
+    const before = await findShopById(db, shop.shopId);
+    const forged = await admin.post('/admin/settings', { ...fields, unitPricingEnabled: 'on', _csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    expect(await findShopById(db, shop.shopId)).toEqual(before);
   });
 
   test('when the formats and references are wrong, then each field says why in words and nothing is saved', async () => {

@@ -13,6 +13,8 @@ import { validateImport } from '../../src/services/catalog-import/validate-impor
 import type { Db } from '../../src/store/db.js';
 import { metafieldStats } from '../../src/store/repositories/metafield-outbox.js';
 import { findShopByDomain } from '../../src/store/repositories/shops.js';
+import { adminSession } from '../admin/support/admin-http.js';
+import { staffWithPassword } from '../admin/support/admin-site.js';
 import { testDrivers } from '../support/databases.js';
 import { variantFixture } from '../support/harness.js';
 import { type ShopifyShop, startShopifyShop } from '../support/shopify-shop.js';
@@ -125,6 +127,11 @@ describe.each(testDrivers())('Shopify unit prices on $name', ({ create }) => {
     expect(report.unitPriceIssues).toEqual([
       { variantId: '2301', productId: '1003', unit: 'st', problem: 'Shopify has no unit price unit for st' },
     ]);
+    const staff = await staffWithPassword(db, shop.domain);
+    const admin = await adminSession(shop.server, staff.email, staff.password);
+    expect((await admin.get('/admin/settings')).text).toContain(
+      'Variant 2301 (product 1003, unit st): Shopify has no unit price unit for st',
+    );
     const connected = await shop.connect();
     expect(connected.code).toBe(0);
     expect(connected.err).toContain(
