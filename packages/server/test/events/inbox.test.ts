@@ -30,7 +30,7 @@ async function total(db: Db, shopId: string) {
   return rows[0]!.total;
 }
 
-describe.each(testDrivers())('Event inbox on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Event inbox on %s', (driver) => {
   let db: Db;
   beforeAll(async () => {
     db = await driver.create();

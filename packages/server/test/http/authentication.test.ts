@@ -96,7 +96,7 @@ async function sharedStore(driver: TestDriver): Promise<{ first: Db; second: Db;
   };
 }
 
-describe.each(testDrivers())('Authentication on $name', (driver) => {
+describe.each(testDrivers({ citus: true }))('Authentication on $name', (driver) => {
   let db: Db;
   let server: RunningServer;
 

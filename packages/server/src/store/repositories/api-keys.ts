@@ -68,13 +68,14 @@ export async function listApiKeys(db: Queryable, shopId?: string): Promise<ApiKe
 
 /** Marks the key revoked; false when there is no such key. Revoking twice keeps the first time. */
 export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> {
-  // A CASE on the column rather than coalesce(revoked_at, now()): Citus refuses a stable
-  // function given a column in an UPDATE; now() alone it evaluates once on the coordinator.
-  const { rowCount } = await db.query(
-    'UPDATE api_keys SET revoked_at = CASE WHEN revoked_at IS NULL THEN now() ELSE revoked_at END WHERE id = $1',
-    [id],
-  );
-  return rowCount > 0;
+  // Set only where unset, rather than coalesce(revoked_at, now()): Citus refuses now() in a
+  // CASE or COALESCE of an UPDATE. A key revoked before is then found by a read.
+  const { rowCount } = await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [
+    id,
+  ]);
+  if (rowCount > 0) return true;
+  const { rows } = await db.query('SELECT 1 FROM api_keys WHERE id = $1', [id]);
+  return rows.length > 0;
 }
 
 export async function touchApiKeys(db: Queryable, ids: string[], at: Date): Promise<void> {
