@@ -18,3 +18,17 @@ export function addCoffeeShop(fake: FakeShopify): void {
   fake.setAvailable('70001', '2001', 10);
   fake.setAvailable('70001', '2002', 10);
 }
+
+/**
+ * The demo shop's carpet (PRODUCT.md §19) beside the coffee: product 1006 "Carpet" with variant
+ * 2501 (1 m², 29.00), sold per m² off a 4 m roll; stocked at 70001 with nothing available, so
+ * what Shopify shows is what Tare projects once it imports the carpet (src/cli/demo-catalog.ts).
+ */
+export function addCarpet(fake: FakeShopify): void {
+  fake.addProduct({
+    id: '1006',
+    title: 'Carpet',
+    variants: [{ id: '2501', title: 'Wool loop, 4 m roll', price: '29.00', sku: 'CARPET-M2' }],
+  });
+  fake.setAvailable('70001', '2501', 0);
+}
