@@ -54,6 +54,8 @@ export interface Variant {
   };
   /** Absent when the shop has unit pricing off, and for time. */
   unitPrice?: UnitPrice;
+  /** The stock item the variant sells from (its stock is the item's); absent for a variant with its own stock. */
+  stockItemId?: string;
 }
 
 export interface Product {

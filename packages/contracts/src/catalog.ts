@@ -80,6 +80,12 @@ export const VariantSchema = Type.Object({
   unitMeasurement: Type.Object({ unit: Type.String(), value: Type.Number() }),
   settings: Type.Object({ onlineStore: OnlineStore }),
   unitPrice: Type.Optional(UnitPriceSchema),
+  stockItemId: Type.Optional(
+    Type.String({
+      description:
+        "The stock item the variant sells from (PRODUCT.md §20): its stock is the item's. Absent for a variant with its own stock.",
+    }),
+  ),
 });
 export type Variant = Static<typeof VariantSchema>;
 

@@ -58,6 +58,7 @@ export function toApiVariant(
     unitMeasurement: { unit: record.unit, value: Number(record.unitValue) },
     settings: { onlineStore },
     ...priced(record.price, record.unitValue),
+    ...(record.stockItemId ? { stockItemId: record.stockItemId } : {}),
   };
 }
 

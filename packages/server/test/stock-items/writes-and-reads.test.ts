@@ -238,6 +238,15 @@ describe.each(testDrivers())('stock items: writes and reads by variant on $name'
     expect(theirs.body.data.quantity).toEqual({ value: 3, unit: 'kg' });
   });
 
+  it('a linked variant names its stock item on the variant object; a variant with its own stock does not', async () => {
+    const shop = await seedShop(db, cheeseShop(1));
+    const pack = await call(server, `/api/v1/products/1101/variants/${PACK}`, { key: shop.key });
+    expect(pack.status).toBe(200);
+    expect(pack.body.data.variant.stockItemId).toBe(WHEEL);
+    const coffee = await call(server, `/api/v1/products/1001/variants/${COFFEE}`, { key: shop.key });
+    expect(coffee.body.data.variant).not.toHaveProperty('stockItemId');
+  });
+
   it('re-importing the same file changes nothing', async () => {
     const file = cheeseShop(1);
     const shop = await seedShop(db, file);

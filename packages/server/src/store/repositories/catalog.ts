@@ -38,6 +38,8 @@ export interface VariantRecord {
   dimensions: DimensionSetting[] | null;
   /** Exact decimal text (0–100), or null for no overage. */
   overagePercent: string | null;
+  /** The stock item the variant sells from (read only: the import links it with linkVariants). */
+  stockItemId?: string | null;
 }
 
 interface VariantRow {
@@ -53,10 +55,11 @@ interface VariantRow {
   presets: VariantPreset[] | null;
   dimensions: DimensionSetting[] | null;
   overage_percent: string | null;
+  stock_item_id: string | null;
 }
 
 const VARIANT_COLUMNS =
-  'id, product_id, position, title, price, unit, unit_value, display_style, rules, presets, dimensions, overage_percent';
+  'id, product_id, position, title, price, unit, unit_value, display_style, rules, presets, dimensions, overage_percent, stock_item_id';
 
 function toVariant(row: VariantRow): VariantRecord {
   return {
@@ -72,6 +75,7 @@ function toVariant(row: VariantRow): VariantRecord {
     presets: row.presets,
     dimensions: row.dimensions,
     overagePercent: row.overage_percent,
+    stockItemId: row.stock_item_id,
   };
 }
 
