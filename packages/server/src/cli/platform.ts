@@ -131,7 +131,8 @@ async function connect(ctx: CommandContext, args: string[]): Promise<number> {
   reportDefinitions(ctx, definitions);
   ctx.io.out("storefront metafields: every measured variant's and the shop's are queued for Shopify");
   const connected = await findShopById(ctx.db, shop.id);
-  for (const line of unitPriceIssueLines(await shopifyUnitPriceIssues(ctx.db, connected!))) ctx.io.err(`warning: ${line}`);
+  for (const line of unitPriceIssueLines(await shopifyUnitPriceIssues(ctx.db, connected!)))
+    ctx.io.err(`warning: ${line}`);
   return 0;
 }
 
