@@ -7,7 +7,7 @@ import { platformId } from './ids.js';
 const closed = { additionalProperties: false } as const;
 const Quantity = Type.Object({ value: Type.Number(), unit: Type.String() });
 
-export const StockItemParams = Type.Object({ stockItemId: platformId('5001') }, closed);
+export const StockItemParams = Type.Object({ stockItemId: platformId('6001') }, closed);
 export type StockItemParams = Static<typeof StockItemParams>;
 
 export const StockItemLevelsQuery = Type.Object({ locationId: platformId('70001') }, closed);
@@ -40,28 +40,28 @@ export type StockItemLevel = Static<typeof StockItemLevelSchema>;
 export const StockItemLevelsResponse = SuccessEnvelope(StockItemLevelSchema, Type.Object({}), {
   examples: [
     exampleSuccess({
-      stockItemId: '5001',
+      stockItemId: '6001',
       title: 'Comté wheel',
       locationId: '70001',
-      quantity: { value: 0.75, unit: 'kg' },
+      quantity: { value: 4.25, unit: 'kg' },
       variants: [
         {
-          variantId: '2101',
+          variantId: '2701',
           unitMeasurement: { value: 100, unit: 'g' },
-          platform: { available: 7 },
+          platform: { available: 42 },
           fraction: { value: 50, unit: 'g' },
         },
         {
-          variantId: '2102',
+          variantId: '2702',
           unitMeasurement: { value: 250, unit: 'g' },
-          platform: { available: 3 },
+          platform: { available: 17 },
           fraction: { value: 0, unit: 'g' },
         },
         {
-          variantId: '2103',
+          variantId: '2703',
           unitMeasurement: { value: 1, unit: 'kg' },
-          platform: { available: 0 },
-          fraction: { value: 0.75, unit: 'kg' },
+          platform: { available: 4 },
+          fraction: { value: 0.25, unit: 'kg' },
         },
       ],
       updatedAt: '2026-11-22T09:30:00.000Z',
