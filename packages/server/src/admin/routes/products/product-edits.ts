@@ -240,11 +240,18 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The stored variant with the form's settings. The variant form does not edit the dimensions and
- * overage of PRODUCT.md §19 (the import does): they are kept as stored.
+ * The stored variant with the form's settings. The dimensions and overage of PRODUCT.md §19 are
+ * the form's when it has their fields (the key `dimensions` is there, undefined when every factor
+ * was left blank); a form without them (the rules alone) keeps them as stored.
  */
 function keepDimensions(stored: ImportVariant, edited: VariantSettings | undefined): ImportVariant {
   if (!edited) return stored;
+  if ('dimensions' in edited.settings.onlineStore) {
+    const onlineStore = Object.fromEntries(
+      Object.entries(edited.settings.onlineStore).filter(([, value]) => value !== undefined),
+    ) as ImportVariant['settings']['onlineStore'];
+    return { ...stored, ...edited, settings: { onlineStore } };
+  }
   const { dimensions, overagePercent } = stored.settings.onlineStore;
   const kept = {
     ...(dimensions ? { dimensions } : {}),

@@ -25,6 +25,7 @@ import {
   variantIssues,
   typedAmount,
 } from './variant-form.js';
+import { factorIndexes, LENGTH_UNITS } from './dimension-form.js';
 
 const PAGE_SIZE = 50;
 /** Variants whose price the products list shows (and lets be edited) per product; the rest are on its page. */
@@ -148,6 +149,9 @@ export function productRoutes(ctx: AdminContext) {
       units: UNIT_CATALOGUE[stored.product.measurementType].units.map((u) => u.id),
       values,
       presets: presetRows(values),
+      // The factors of an area or volume variant (PRODUCT.md §19), one fieldset each.
+      factors: factorIndexes(stored.product.measurementType),
+      lengthUnits: LENGTH_UNITS,
       preview: await preview(stored, variantId, values),
       locations,
       notice: DONE[request.query.done ?? ''],
@@ -355,14 +359,18 @@ export function productRoutes(ctx: AdminContext) {
   async function preview(stored: StoredProduct, variantId: string, values: VariantValues) {
     const variant = stored.variants.find((v) => v.id === variantId)!;
     const parsed = parseVariantForm(values);
-    const problems = settingsProblems(parsed);
+    const problems = settingsProblems(parsed, stored.product.measurementType, values);
     if (!parsed.settings || problems.length > 0) return { locale: '', lines: [], problems };
-    // The dimensions and overage are not in the form (the import sets them): the stored ones.
-    const onlineStore = {
-      ...parsed.settings.settings.onlineStore,
-      ...(variant.dimensions ? { dimensions: variant.dimensions } : {}),
-      ...(variant.overagePercent === null ? {} : { overagePercent: Number(variant.overagePercent) }),
-    };
+    // The form's factors and overage when it has their fields, else the stored ones.
+    const posted = parsed.settings.settings.onlineStore;
+    const onlineStore =
+      'dimensions' in posted
+        ? posted
+        : {
+            ...posted,
+            ...(variant.dimensions ? { dimensions: variant.dimensions } : {}),
+            ...(variant.overagePercent === null ? {} : { overagePercent: Number(variant.overagePercent) }),
+          };
     return previewCartLines(ctx.db, stored.shop, stored.product, {
       id: variant.id,
       price: variant.price,
@@ -475,7 +483,7 @@ export function productRoutes(ctx: AdminContext) {
           variants: new Map([[variantId, parsed.settings]]),
         });
         if (!result.ok) {
-          const { fields, other } = variantIssues(result.issues, variantId, parsed.presetRowOf);
+          const { fields, other } = variantIssues(result.issues, variantId, parsed.presetRowOf, values);
           return variantPage(request, reply, stored, { status: result.status, values, ...refused(fields, other) });
         }
         const done = result.changed ? 'saved' : 'unchanged';

@@ -1,9 +1,16 @@
-import { onlineStoreIssues } from '@tare/contracts';
+import { dimensionsSettingsIssues, onlineStoreIssues } from '@tare/contracts';
 import type { ImportVariant } from '../../../services/catalog-import/import-document.js';
 import type { VariantRecord } from '../../../store/repositories/catalog.js';
 import type { EditIssue, VariantSettings } from './product-edits.js';
 import { field } from '../../forms.js';
 import { readTypedNumber } from '../../typed-number.js';
+import {
+  DIMENSION_FIELD,
+  fieldOfDimensionIssue,
+  labelOfFactorField,
+  parseDimensionFields,
+  storedDimensionValues,
+} from './dimension-form.js';
 import { issueAtPlace, issueInWords, placeInWords, ruleInWords } from '../../../messages/issue-words.js';
 
 /** Blank rows the variant form offers below the presets, to add some. */
@@ -29,6 +36,7 @@ export function storedValues(variant: VariantRecord): VariantValues {
     increment: rules ? String(rules.increment) : '',
     defaultValue: rules ? String(rules.defaultValue) : '',
     max: rules?.max === null || !rules ? '' : String(rules.max),
+    ...storedDimensionValues(variant),
   };
   (variant.presets ?? []).forEach((preset, k) => {
     values[`presetValue_${k}`] = String(preset.value);
@@ -46,7 +54,7 @@ const VARIANT_FIELD =
 export function postedValues(body: unknown): VariantValues {
   const values: VariantValues = {};
   for (const name of Object.keys((body ?? {}) as object)) {
-    if (VARIANT_FIELD.test(name)) values[name] = field(body, name);
+    if (VARIANT_FIELD.test(name) || DIMENSION_FIELD.test(name)) values[name] = field(body, name);
   }
   return values;
 }
@@ -90,8 +98,10 @@ export const FIELD_LABELS: Record<string, string> = {
   presets: 'Presets',
 };
 
-/** The label of a field, preset fields included (`Preset 2 value`). */
-export function labelOf(name: string): string {
+/** The label of a field, preset and factor fields included (`Preset 2 value`, `Width fixed value`). */
+export function labelOf(name: string, values: VariantValues = {}): string {
+  const factor = labelOfFactorField(name, values);
+  if (factor) return factor;
   const preset = /^preset(Value|Label|Price)_(\d+)$/.exec(name);
   if (preset) return `Preset ${Number(preset[2]) + 1} ${preset[1]!.toLowerCase()}`;
   return FIELD_LABELS[name] ?? name;
@@ -123,7 +133,7 @@ export function parseVariantForm(values: VariantValues): ParsedVariant {
   const number = (name: string): number => {
     const typed = readTypedNumber(values[name] ?? '');
     if (typed.ok) return Number(typed.text);
-    issues[name] = issueInWords(labelOf(name), typed.hint);
+    issues[name] = issueInWords(labelOf(name, values), typed.hint);
     return NaN;
   };
   const unit = (values.unit ?? '').trim();
@@ -157,6 +167,10 @@ export function parseVariantForm(values: VariantValues): ParsedVariant {
     // The import's validator says what is wrong with the style or an empty list.
     onlineStore = { displayStyle, presets: presets.length ? presets : undefined } as typeof onlineStore;
   }
+  // The factors and overage of PRODUCT.md §19, when the form has their fields (area and volume).
+  // `dimensions: undefined` (every factor blank) says the form clears them: the key is what tells.
+  const dimensions = parseDimensionFields(values, number);
+  if (dimensions) onlineStore = { ...onlineStore, dimensions: undefined, overagePercent: undefined, ...dimensions };
   if (Object.keys(issues).length > 0) return { issues, presetRowOf };
   return { settings: { unitMeasurement: { unit, value: unitValue }, settings: { onlineStore } }, issues, presetRowOf };
 }
@@ -191,6 +205,8 @@ export function fieldOfIssue(path: string, presetRowOf: number[]): string {
   if (path === '/unitMeasurement/unit') return 'unit';
   if (path === '/unitMeasurement/value') return 'unitValue';
   if (path === '/settings/onlineStore/displayStyle') return 'displayStyle';
+  const factorField = fieldOfDimensionIssue(path);
+  if (factorField) return factorField;
   const rule = RULE.exec(path);
   if (rule) return rule[1] ?? 'rules';
   const preset = PRESET.exec(path);
@@ -208,12 +224,13 @@ export function variantIssues(
   issues: EditIssue[],
   variantId: string,
   presetRowOf: number[],
+  values: VariantValues = {},
 ): { fields: Record<string, string>; other: string[] } {
   const fields: Record<string, string> = {};
   const other: string[] = [];
   for (const issue of issues) {
     const name = issue.variantId === variantId ? fieldOfIssue(issue.path, presetRowOf) : '';
-    if (name) fields[name] ??= issueInWords(labelOf(name), issue.message);
+    if (name) fields[name] ??= issueInWords(labelOf(name, values), issue.message);
     else other.push(otherIssue(issue));
   }
   return { fields, other };
@@ -231,10 +248,17 @@ export function otherIssue(issue: EditIssue): string {
  * settings, each named by its field (`Default value 6 is above the maximum 5`): the preview says
  * it instead of showing a line the rules would not let a customer choose.
  */
-export function settingsProblems(parsed: ParsedVariant): string[] {
+export function settingsProblems(
+  parsed: ParsedVariant,
+  measurementType?: string,
+  values: VariantValues = {},
+): string[] {
   if (!parsed.settings) return Object.values(parsed.issues);
-  return onlineStoreIssues(parsed.settings.settings.onlineStore).map((issue) => {
+  const store = parsed.settings.settings.onlineStore;
+  // The factors and overage (PRODUCT.md §19) by the import's own check, when the type is known.
+  const dimensionIssues = measurementType ? dimensionsSettingsIssues(store, measurementType) : [];
+  return [...onlineStoreIssues(store), ...dimensionIssues].map((issue) => {
     const name = fieldOfIssue(`/settings/onlineStore${issue.path}`, parsed.presetRowOf);
-    return name ? issueInWords(labelOf(name), issue.message) : ruleInWords(issue.message);
+    return name ? issueInWords(labelOf(name, values), issue.message) : ruleInWords(issue.message);
   });
 }
