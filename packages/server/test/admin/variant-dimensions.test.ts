@@ -121,6 +121,40 @@ describe.each(testDrivers())("the variant form's dimensions on $name", (driver) 
     expect(await carpetSettings()).toEqual(before);
   });
 
+  test('when the form is previewed with other factors, then the line is built from those typed, not those stored', async () => {
+    const fields = await admin.formOn(CARPET_PAGE, '/variants/2501');
+    const { _csrf: _, ...typed } = fields;
+    // Every factor typed, whatever an earlier test saved.
+    const carpet = {
+      factorName_0: 'length',
+      factorUnit_0: 'm',
+      factorMin_0: '0.5',
+      factorIncrement_0: '0.01',
+      factorDefault_0: '2.35',
+      factorMax_0: '50',
+      factorName_1: 'width',
+      factorUnit_1: 'm',
+      factorFixed_1: '4',
+      overagePercent: '10',
+    };
+    const query = new URLSearchParams({ ...typed, ...carpet });
+
+    const preview = await admin.get(`${CARPET_PAGE}/preview?${query}`);
+    const wrong = await admin.get(
+      `${CARPET_PAGE}/preview?${new URLSearchParams({ ...typed, ...carpet, overagePercent: '150' })}`,
+    );
+
+    expect(preview.status).toBe(200);
+    // 2.35 m × 4 m + 10 % = 10.34 m² (PRODUCT.md §19's example).
+    const [line] = JSON.parse(preview.text).lines;
+    expect(line.measurement).toBe('10.34 m2');
+    expect(line.properties).toEqual(expect.arrayContaining([{ name: 'Dimensions', value: '2.35 m × 4 m' }]));
+    expect(JSON.parse(wrong.text)).toMatchObject({
+      lines: [],
+      problems: ['Overage percent must be a number from 0 to 100'],
+    });
+  });
+
   test('when a product is not area or volume, then its variant form offers no factors', async () => {
     const page = await admin.get('/admin/products/1001/variants/2001');
     expect(page.status).toBe(200);
