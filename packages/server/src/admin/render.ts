@@ -68,7 +68,7 @@ export function describeActor(actor: Actor | null | undefined): string {
       // Edits made in the admin before actors were kept name no one.
       return actor.email || 'Staff (admin)';
     case 'api_key':
-      return `API key ${actor.id}`;
+      return actor.name ? `API key “${actor.name}”` : `API key ${actor.id}`;
     case 'import':
       return 'Import';
     case 'platform':

@@ -18,6 +18,8 @@ import { HEARD_TRUST_MS, HEARD_WAIT_MS } from './heard-lease.js';
 export interface Principal {
   keyId: string;
   shopId: string;
+  /** The key's name when it was given one: the admin names the key in the ledger by it. */
+  keyName: string | null;
 }
 
 export interface CreatedKey {
@@ -222,7 +224,7 @@ export function createAuthenticator(deps: {
   function principalOf(entry: { record: ApiKeyRecord }): Principal {
     const { record } = entry;
     if (record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now())) throw errors.unauthorized();
-    return { keyId: record.id, shopId: record.shopId };
+    return { keyId: record.id, shopId: record.shopId, keyName: record.name };
   }
 
   return {

@@ -2,6 +2,7 @@ import { ean13CheckDigit } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
 import { createLogger } from '../../src/logger.js';
+import { createApiKey } from '../../src/services/api-keys.js';
 import type { RunningServer } from '../../src/main.js';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInboxWorker } from '../../src/services/events/inbox-worker.js';
@@ -121,6 +122,28 @@ describe.each(testDrivers())('who made a change, on $name', (driver) => {
     expect(await actorsOf('2003')).toEqual([
       { operation: 'adjustment', actor_type: 'api_key', actor_id: shop.keyId, actor_name: null },
     ]);
+  });
+
+  test('when a key with a name writes stock, then the admin’s ledger names the key by it (escaped)', async () => {
+    const named = await createApiKey(db, { shopDomain: shop.domain, name: 'Till <sync>' });
+    const adjusted = await call(server, '/api/v1/inventory/adjustments', {
+      key: named.token,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'named-key-1' },
+      body: JSON.stringify({
+        locationId: '70001',
+        adjustments: [{ variantId: '2003', delta: { value: 1, unit: 'lb' } }],
+      }),
+    });
+    expect(adjusted.status).toBe(200);
+    const rows = tableRows((await admin.get('/admin/inventory/70001/2003')).text, 'ledger');
+    expect(rows[0]!.at(-1)).toBe('API key “Till &lt;sync&gt;”');
+    expect((await actorsOf('2003')).at(-1)).toEqual({
+      operation: 'adjustment',
+      actor_type: 'api_key',
+      actor_id: named.keyId,
+      actor_name: 'Till <sync>',
+    });
   });
 
   test('when staff adjust stock in the admin, then the ledger row records them and the page names them; the API ledger stays as it was', async () => {

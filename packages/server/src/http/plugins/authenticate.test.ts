@@ -12,7 +12,7 @@ import type { RateLimitStore } from './rate-limit.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-const PRINCIPAL: Principal = { keyId: 'abcdefghijklmnop', shopId: 'shop-a' };
+const PRINCIPAL: Principal = { keyId: 'abcdefghijklmnop', shopId: 'shop-a', keyName: null };
 
 /**
  * Keys: `good` authenticates through a lookup, `warm` from memory (as a key this instance has

@@ -42,6 +42,7 @@ async function buildTestApp(store: RateLimitStore, now?: () => number): Promise<
       request.principal = {
         keyId,
         shopId: String(request.headers['x-test-shop']),
+        keyName: null,
       };
   });
   // As in the real app: the limiter is registered in the API scope, health checks outside it.

@@ -32,7 +32,7 @@ export function inventoryRoutes(deps: { writeInventory: InventoryWriter; idempot
         entries,
         requestId: request.id,
         idempotency,
-        actor: { type: 'api_key', id: request.principal.keyId },
+        actor: { type: 'api_key', id: request.principal.keyId, name: request.principal.keyName },
       },
       (data) => JSON.stringify(success(request, data)),
     );

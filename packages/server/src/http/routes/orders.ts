@@ -90,11 +90,11 @@ export function orderRoutes(deps: {
           path: `/api/v1/orders/${request.params.orderId}`,
           retentionHours: deps.idempotencyRetentionHours,
         });
-        const { shopId, keyId } = request.principal;
+        const { shopId, keyId, keyName } = request.principal;
         const response = await deps.editOrder(
           {
             shopId,
-            actor: { type: 'api_key', id: keyId },
+            actor: { type: 'api_key', id: keyId, name: keyName },
             orderId: request.params.orderId,
             body: request.body,
             requestId: request.id,
