@@ -2,6 +2,7 @@ import { decimalFromJson } from '../../domain/decimal.js';
 import { exactQuantity } from '../../domain/quantity.js';
 import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.js';
 import type { ImportShop } from './import-document.js';
+import { levelLocationCheck } from './level-locations.js';
 import type { SoundParts } from './sound-parts.js';
 
 type Report = (path: string, message: string) => void;
@@ -35,17 +36,11 @@ export function checkStockItems(
       };
       const unitOk = unitFits(`${itemAt}/unit`, item.unit);
       if (!sound.readable(`${itemAt}/inventory`)) return;
-      const seen = new Set<string>();
+      const checkLocation = levelLocationCheck(locations, sound, report);
       (item.inventory ?? []).forEach((entry, k) => {
         const path = `${itemAt}/inventory/${k}`;
         if (!sound.readable(path)) return;
-        if (sound.clean(`${path}/locationId`)) {
-          if (locations && !locations.has(entry.locationId)) {
-            report(`${path}/locationId`, `location '${entry.locationId}' is not in this shop's locations`);
-          }
-          if (seen.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' appears twice`);
-          seen.add(entry.locationId);
-        }
+        checkLocation(path, entry.locationId);
         if (!sound.clean(`${path}/quantity`)) return;
         const { value, unit } = entry.quantity;
         if (!Number.isFinite(value) || value < 0) {

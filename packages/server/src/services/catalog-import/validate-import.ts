@@ -6,6 +6,7 @@ import { isUnitOfType, type MeasurementType, unitsOf } from '../../domain/units.
 import { compileChecker, escapePointer } from '../../domain/validation.js';
 import { shopifyConnectionProblems } from '../shopify-connection.js';
 import { ImportDocument, type ImportShop, type ImportVariant } from './import-document.js';
+import { levelLocationCheck } from './level-locations.js';
 import { checkScaleBarcodes } from './scale-barcode-checks.js';
 import { checkStockItems } from './stock-item-checks.js';
 import { type SoundParts, soundParts } from './sound-parts.js';
@@ -160,17 +161,11 @@ function checkVariant(
     }
   }
   if (!sound.readable(`${at}/inventory`)) return;
-  const seen = new Set<string>();
+  const checkLocation = levelLocationCheck(locations, sound, report);
   (variant.inventory ?? []).forEach((entry, k) => {
     const path = `${at}/inventory/${k}`;
     if (!sound.readable(path)) return;
-    if (sound.clean(`${path}/locationId`)) {
-      if (locations && !locations.has(entry.locationId)) {
-        report(`${path}/locationId`, `location '${entry.locationId}' is not in this shop's locations`);
-      }
-      if (seen.has(entry.locationId)) report(`${path}/locationId`, `location '${entry.locationId}' appears twice`);
-      seen.add(entry.locationId);
-    }
+    checkLocation(path, entry.locationId);
     const { value, unit: from } = sound.readable(`${path}/quantity`) ? entry.quantity : { value: NaN, unit: '' };
     const valueSound = sound.clean(`${path}/quantity/value`);
     const valueOk = valueSound && Number.isFinite(value) && value >= 0;
