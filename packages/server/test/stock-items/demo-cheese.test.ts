@@ -88,6 +88,6 @@ describe.each(testDrivers())('the demo cheese on $name', ({ create }) => {
     const pagePack = await admin.get(`/admin/inventory/70001/${PACK}`);
     expect(pagePack.status).toBe(200);
     expect(pagePack.text).toMatch(/4,?250 g/);
-    expect(pagePack.text).toMatch(/sale/);
+    expect(pagePack.text).toMatch(/Sale/);
   });
 });
