@@ -1,11 +1,13 @@
 import type { ValidationIssue } from '@tare/contracts';
 import { Dec, decimalFromJson } from '../../domain/decimal.js';
 import { splitForPlatform } from '../../domain/platform-split.js';
+import { wholeUnitsOf } from '../../domain/sibling-units.js';
 import { convertForStorage, typeOfUnit } from '../../domain/units.js';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import type { Queryable } from '../../store/db.js';
 import { findVariantsByIds } from '../../store/repositories/catalog.js';
 import { lockLevel, setPlatformAvailable } from '../../store/repositories/inventory.js';
+import { lockItemLevelsOfVariant } from '../../store/repositories/stock-items.js';
 import { listVariantLevels, type StoredLevel, type VariantLevel } from '../../store/repositories/product-list.js';
 import { followMovedLevels } from '../inventory/moved-levels.js';
 import type { ImportProduct, ImportVariant } from './import-document.js';
@@ -116,21 +118,23 @@ export async function reprojectLevels(
   const unitValue = decimalFromJson(value);
   if (!before || (before.unit === unit && new Dec(before.unitValue).eq(unitValue))) return false;
   const restated = restatedAt(variant);
+  // importLevel projects what the file states.
+  const locations = (stored.levels.get(variant.id) ?? []).map((l) => l.locationId).filter((id) => !restated.has(id));
+  // A linked variant shows its stock item's whole units: the item's levels are locked first, as
+  // every write locks them (docs/operations.md, lock order), so a sale on a sibling can neither
+  // change the item between this read and the projection nor wait on this variant's level while
+  // holding the item's (a deadlock).
+  const items = await lockItemLevelsOfVariant(tx, shopId, variant.id, locations);
   const projections = [];
-  for (const level of stored.levels.get(variant.id) ?? []) {
-    if (restated.has(level.locationId)) continue; // importLevel projects what the file states
-    const key = { shopId, locationId: level.locationId, variantId: variant.id };
-    const current = await lockLevel(tx, key);
+  for (const locationId of locations) {
+    const current = await lockLevel(tx, { shopId, locationId, variantId: variant.id });
     if (!current) continue;
-    const total = convertForStorage(new Dec(current.total), current.unit, unit);
-    const available = splitForPlatform(total, unitValue).integer.toNumber();
+    const item = items.get(locationId);
+    const available = item
+      ? wholeUnitsOf(new Dec(item.total), item.unit, unit, unitValue).toNumber()
+      : splitForPlatform(convertForStorage(new Dec(current.total), current.unit, unit), unitValue).integer.toNumber();
     if (available === current.platformAvailable) continue;
-    projections.push({
-      locationId: level.locationId,
-      variantId: variant.id,
-      available,
-      expected: current.platformAvailable,
-    });
+    projections.push({ locationId, variantId: variant.id, available, expected: current.platformAvailable });
   }
   if (projections.length === 0) return false;
   const { projected, moved } = await gateway.projectLevels(tx, shopId, projections);

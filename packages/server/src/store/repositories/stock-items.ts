@@ -100,6 +100,12 @@ export interface LockedItemLevel {
  * item's unit, in item id byte order: the first locks of any write touching a linked variant
  * (the lock order: item levels by item id, then variant levels by variant id; docs/operations.md).
  * An unknown location locks nothing and returns nothing.
+ *
+ * As for variant levels (`lockLevelsForWrite`), levels that all exist are locked with `FOR
+ * UPDATE`, which writes nothing: the write then rewrites each item level once (`writeItemLevels`).
+ * Only when one is missing do all of them go through an upsert in the same order, which creates
+ * it (an upsert was the lock for every write until 2026-11-26: each item write left two row
+ * versions of its item level, one of them the level "updated" to itself).
  */
 export async function lockItemLevels(
   db: Queryable,
@@ -107,13 +113,50 @@ export async function lockItemLevels(
   locationId: string,
   itemIds: string[],
 ): Promise<Map<string, LockedItemLevel>> {
-  const { rows } = await db.query<{
-    id: string;
-    measurement_type: MeasurementType;
-    unit: string;
-    total: string;
-    level_unit: string;
-  }>(
+  const existing = await db.query<LockedItemLevelRow>(
+    `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
+     items AS (SELECT id, unit, measurement_type FROM stock_items WHERE shop_id = $1 AND id = ANY($3::text[])),
+     complete AS (
+       SELECT NOT EXISTS (
+         SELECT 1 FROM items CROSS JOIN loc WHERE NOT EXISTS (
+           SELECT 1 FROM stock_item_levels l
+           WHERE l.shop_id = $1 AND l.location_id = loc.id AND l.stock_item_id = items.id)) AS ok),
+     locked AS (
+       SELECT l.stock_item_id, l.total, l.unit FROM stock_item_levels l
+       WHERE (SELECT ok FROM complete) AND l.shop_id = $1 AND l.location_id = (SELECT id FROM loc)
+         AND l.stock_item_id IN (SELECT id FROM items)
+       ORDER BY l.stock_item_id COLLATE "C" FOR UPDATE)
+     SELECT items.id, items.measurement_type, items.unit, locked.total, locked.unit AS level_unit
+     FROM items JOIN locked ON locked.stock_item_id = items.id`,
+    [shopId, locationId, itemIds],
+  );
+  // No row: a level is missing (nothing was locked), or there is nothing to lock (unknown location).
+  const rows = existing.rows.length ? existing.rows : (await upsertItemLevels(db, shopId, locationId, itemIds)).rows;
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        stockItemId: row.id,
+        measurementType: row.measurement_type,
+        unit: row.unit,
+        total: row.total,
+        levelUnit: row.level_unit,
+      },
+    ]),
+  );
+}
+
+interface LockedItemLevelRow {
+  id: string;
+  measurement_type: MeasurementType;
+  unit: string;
+  total: string;
+  level_unit: string;
+}
+
+/** `lockItemLevels` when a level is missing: every one upserted in item id order (missing ones at 0). */
+function upsertItemLevels(db: Queryable, shopId: string, locationId: string, itemIds: string[]) {
+  return db.query<LockedItemLevelRow>(
     `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
      items AS (SELECT id, unit, measurement_type FROM stock_items WHERE shop_id = $1 AND id = ANY($3::text[])),
      locked AS (
@@ -126,17 +169,29 @@ export async function lockItemLevels(
      FROM items JOIN locked ON locked.stock_item_id = items.id`,
     [shopId, locationId, itemIds],
   );
+}
+
+/**
+ * The levels, at these locations, of the stock item a variant is linked to (empty when it is not
+ * linked), by location, locked in location byte order. Whatever then locks the variant's own
+ * level takes it after its item's, in the writes' lock order (docs/operations.md).
+ */
+export async function lockItemLevelsOfVariant(
+  db: Queryable,
+  shopId: string,
+  variantId: string,
+  locationIds: string[],
+): Promise<Map<string, { stockItemId: string; total: string; unit: string }>> {
+  if (locationIds.length === 0) return new Map();
+  const { rows } = await db.query<{ location_id: string; stock_item_id: string; total: string; unit: string }>(
+    `SELECT l.location_id, l.stock_item_id, l.total, l.unit FROM stock_item_levels l
+     JOIN variants v ON v.shop_id = l.shop_id AND v.stock_item_id = l.stock_item_id
+     WHERE v.shop_id = $1 AND v.id = $2 AND l.location_id = ANY($3::text[])
+     ORDER BY l.location_id COLLATE "C" FOR UPDATE OF l`,
+    [shopId, variantId, locationIds],
+  );
   return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        stockItemId: row.id,
-        measurementType: row.measurement_type,
-        unit: row.unit,
-        total: row.total,
-        levelUnit: row.level_unit,
-      },
-    ]),
+    rows.map((row) => [row.location_id, { stockItemId: row.stock_item_id, total: row.total, unit: row.unit }]),
   );
 }
 
