@@ -29,6 +29,7 @@ import { settingsRoutes } from './routes/settings.js';
 import { passwordRoutes } from './routes/password.js';
 import { productRoutes } from './routes/products/product-routes.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { stockItemRoutes } from './routes/stock-items/stock-item-routes.js';
 import { CSRF_COOKIE, resolveStaff, SIGNED_OUT } from './staff.js';
 
 export interface AdminDeps {
@@ -103,6 +104,7 @@ export function adminApp(deps: AdminDeps) {
     await app.register(passwordRoutes(ctx));
     await app.register(apiKeyRoutes(ctx));
     await app.register(inventoryRoutes(ctx));
+    await app.register(stockItemRoutes(ctx));
     await app.register(settingsRoutes(ctx));
     await app.register(orderRoutes(ctx));
     await app.register(productRoutes(ctx));

@@ -33,6 +33,9 @@ const SIGNED_IN_PAGES: [name: string, path: string][] = [
   ['variant-new', '/admin/products/1001/variants/new'],
   ['inventory', '/admin/inventory'],
   ['inventory-level', '/admin/inventory/70001/2001'],
+  // The Comté wheel (a stock item) and a variant selling from it.
+  ['stock-item', '/admin/inventory/stock-items/6001'],
+  ['inventory-level-linked', '/admin/inventory/70001/2702'],
   ['orders', '/admin/orders'],
   ['order', '/admin/orders/5001'],
   ['labels', '/admin/labels'],

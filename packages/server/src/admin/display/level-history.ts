@@ -8,10 +8,10 @@ import type { StockRow } from '../../services/inventory/stock-overview.js';
 export interface LevelHistory {
   /** The level's unit (the variant's), which every point is in. */
   unit: string;
-  /** How much of `unit` one of the platform's whole units is. */
-  unitValue: number;
-  /** `[seconds since the epoch, exact level, the platform's whole units]`, oldest first. */
-  points: [number, number, number][];
+  /** How much of `unit` one of the platform's whole units is; null for a stock item (no whole-units line). */
+  unitValue: number | null;
+  /** `[seconds since the epoch, exact level, the platform's whole units or null]`, oldest first. */
+  points: [number, number, number | null][];
 }
 
 /**
@@ -30,6 +30,31 @@ export function levelHistory(row: StockRow, entries: readonly InventoryLedgerEnt
   return {
     unit,
     unitValue: toJsonNumber(unitValue),
+    points: [
+      ...(oldest ? [point(oldest.createdAt, oldest.quantityBefore, oldest.unit)] : []),
+      ...entries
+        .slice()
+        .reverse()
+        .map((entry) => point(entry.createdAt, entry.quantityAfter, entry.unit)),
+    ],
+  };
+}
+
+/**
+ * A stock item's level before the oldest entry shown, then after each entry (newest first in
+ * `entries`), in the item's unit: the exact level only. Its siblings' whole units are not drawn
+ * (one line each would nearly cover the level's own; the page's table has them).
+ */
+export function itemLevelHistory(unit: string, entries: readonly InventoryLedgerEntry[]): LevelHistory {
+  const point = (at: string, value: number, from: string): [number, number, null] => [
+    Date.parse(at) / 1000,
+    toJsonNumber(convertForStorage(new Dec(String(value)), from, unit)),
+    null,
+  ];
+  const oldest = entries.at(-1);
+  return {
+    unit,
+    unitValue: null,
     points: [
       ...(oldest ? [point(oldest.createdAt, oldest.quantityBefore, oldest.unit)] : []),
       ...entries

@@ -1,22 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InventoryOperation } from '../../domain/inventory.js';
-import { requestFingerprint } from '../../domain/idempotency-key.js';
 import { unitsOf } from '../../domain/units.js';
 import { AppError, errors } from '../../errors.js';
 import { ordersOfRefunds } from '../../store/repositories/booked-orders.js';
+import { findStockItems } from '../../store/repositories/stock-items.js';
 import { stockOf, stockOverview } from '../../services/inventory/stock-overview.js';
-import type { InventoryWrite } from '../../services/inventory/write-inventory.js';
 import { decodeShopScaleBarcode } from '../../services/scale-barcodes/decode-scale-barcode.js';
 import type { AdminContext } from '../admin-app.js';
 import { field, type FormTarget, formIssues, problemsSummary } from '../forms.js';
 import { readTypedNumber } from '../typed-number.js';
 import { sendPage } from '../render.js';
 import { levelHistory } from '../display/level-history.js';
-import { csrfTokenFor, requireStaff, staffActor } from '../staff.js';
+import { writeInventoryAsStaff } from '../staff-inventory-write.js';
+import { itemPath, itemsAtLocations } from './stock-items/item-page.js';
+import { csrfTokenFor, requireStaff } from '../staff.js';
 
 const LEDGER_ROWS = 100;
-/** The admin's stock writes carry Idempotency-Keys of their own (`admin-<form id>`), apart from an API client's. */
-const ADMIN_KEY_PREFIX = 'admin-';
 
 interface Level {
   Params: { locationId: string; variantId: string };
@@ -68,6 +67,9 @@ export function inventoryRoutes(ctx: AdminContext) {
       entry.reference?.type === 'refund' ? [entry.reference.id ?? ''] : [],
     );
     const refundOrders = await ordersOfRefunds(ctx.db, staff.shopId, refundIds);
+    // A linked variant's level is its stock item's (PRODUCT.md §20): written on the item's page.
+    const itemId = row.level.stockItemId;
+    const stockItem = itemId ? (await findStockItems(ctx.db, staff.shopId, [itemId])).get(itemId) : undefined;
     const done = request.query.done;
     return sendPage(reply, state.status ?? 200, 'inventory-level', {
       title: `${row.productTitle} — ${row.variantTitle}`,
@@ -80,6 +82,7 @@ export function inventoryRoutes(ctx: AdminContext) {
         set: ctx.formIds.issue(formOf(locationId, variantId, 'set')),
       },
       row,
+      stockItem,
       level: row.level,
       units: unitsOf(row.measurementType as never),
       entries,
@@ -94,33 +97,8 @@ export function inventoryRoutes(ctx: AdminContext) {
     });
   }
 
-  /**
-   * The API's idempotent stock write, asked for by the signed-in staff member with the form
-   * `formId`: its first post applies, a second one (a double click) answers as the first did.
-   */
-  function writeAsStaff(
-    request: FastifyRequest,
-    formId: string,
-    write: Pick<InventoryWrite, 'operation' | 'locationId' | 'entries'>,
-  ) {
-    const staff = request.staff!;
-    const { _csrf: _, ...sent } = request.body as Record<string, unknown>;
-    return ctx.writeInventory(
-      {
-        shopId: staff.shopId,
-        ...write,
-        requestId: request.id,
-        actor: staffActor(staff),
-        idempotency: {
-          shopId: staff.shopId,
-          key: `${ADMIN_KEY_PREFIX}${formId}`,
-          fingerprint: requestFingerprint('POST', request.routeOptions.url ?? request.url, sent),
-          retentionHours: ctx.idempotencyRetentionHours,
-        },
-      },
-      (data) => JSON.stringify(data),
-    );
-  }
+  const writeAsStaff = (request: FastifyRequest, formId: string, write: Parameters<typeof writeInventoryAsStaff>[3]) =>
+    writeInventoryAsStaff(ctx, request, formId, write);
 
   async function write(request: FastifyRequest<Level>, reply: FastifyReply, operation: InventoryOperation) {
     const { locationId, variantId } = request.params;
@@ -156,14 +134,19 @@ export function inventoryRoutes(ctx: AdminContext) {
     const staff = request.staff!;
     const { rows } = await stockOverview(ctx, staff.shopId);
     const locations = [...new Map(rows.map((row) => [row.location.id, row.location])).values()];
+    const items = await itemsAtLocations(ctx.db, staff.shopId, locations);
     return sendPage(reply, state.status ?? 200, 'inventory', {
       title: 'Inventory',
       current: 'inventory',
       staff,
       csrfToken: csrfTokenFor(request, reply),
-      rows,
+      // A linked variant's level is its item's: it is listed under the item, not on its own.
+      rows: rows.filter((row) => !row.level.stockItemId),
+      variants: new Map(rows.map((row) => [row.variantId, row])),
+      items,
       locations,
       scanFormId: ctx.formIds.issue(SCAN_FORM),
+      itemPath,
       summary: state.summary,
       issues: state.issues ?? {},
       values: request.method === 'POST' ? request.body : {},

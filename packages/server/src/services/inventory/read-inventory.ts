@@ -142,7 +142,8 @@ function toApiLevel(locationId: string, level: LevelRead): InventoryLevel {
 
 type Reference = NonNullable<InventoryLedgerEntry['reference']>;
 
-function toApiEntry(row: LedgerRow): InventoryLedgerEntry {
+/** A ledger row as the API answers it (`variantId` when the row is a stock item's). */
+export function toApiEntry(row: LedgerRow): InventoryLedgerEntry {
   return {
     id: row.id,
     operation: row.operation as InventoryLedgerEntry['operation'],

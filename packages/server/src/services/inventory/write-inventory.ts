@@ -32,6 +32,12 @@ export interface InventoryEntry {
   path: string;
   /** Name of the entry's quantity field in the request; none when Tare computed the value. */
   field?: 'delta' | 'quantity';
+  /**
+   * The entry is on this stock item itself (the admin's item page), reached through its linked
+   * variant `variantId`: its ledger row names no variant, and a variant no longer linked to the
+   * item is refused (409) rather than have its own level written.
+   */
+  onStockItem?: string;
 }
 
 export interface InventoryWrite {
@@ -122,6 +128,17 @@ export async function applyInventoryWrite(
       },
     );
   }
+  // The item page read the link before this write locked it: a variant unlinked since is refused.
+  const unlinked = write.entries.filter((e) => e.onStockItem && levels.get(e.variantId)!.stockItemId !== e.onStockItem);
+  if (unlinked.length) {
+    throw errors.validation(
+      unlinked.map((e) => ({
+        path: e.field ? `${e.path}/${e.field}/value` : e.path,
+        message: `variant ${e.variantId} no longer sells from stock item ${e.onStockItem}; nothing was changed, reload the page`,
+      })),
+      'body',
+    );
+  }
   const issues: ValidationIssue[] = [];
   // Each entry's value in its variant's unit (or its stock item's): as sent, or converted and
   // rounded half-even to 9 decimal places (PRODUCT.md §6); what would be booked as something else
@@ -166,7 +183,14 @@ export async function applyInventoryWrite(
     const level = levels.get(entry.variantId)!;
     if (!level.stockItemId) return;
     const valuePath = entry.field ? `${entry.path}/${entry.field}/value` : entry.path;
-    itemEntries.push({ index: i, level, item: items.get(level.stockItemId)!, value: values[i]!, valuePath });
+    itemEntries.push({
+      index: i,
+      level,
+      item: items.get(level.stockItemId)!,
+      value: values[i]!,
+      valuePath,
+      onItem: entry.onStockItem !== undefined,
+    });
   });
   const itemPlan = planItemWrite(
     {

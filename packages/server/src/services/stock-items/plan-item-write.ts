@@ -16,6 +16,8 @@ export interface ItemEntry {
   value: Dec;
   /** Where the entry's value is in the request, for an out-of-range refusal. */
   valuePath: string;
+  /** On the item itself (the admin's item page): its ledger row names no variant. */
+  onItem?: boolean;
 }
 
 export interface ItemWritePlan {
@@ -73,7 +75,7 @@ export function planItemWrite(
     ledger.push({
       shopId: write.shopId,
       locationId: write.locationId,
-      variantId: level.variantId,
+      variantId: entry.onItem ? null : level.variantId,
       stockItemId: item.stockItemId,
       operation: write.ledgerOperation,
       before: toPlainString(before),

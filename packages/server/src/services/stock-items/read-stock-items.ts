@@ -4,7 +4,9 @@ import { wholeUnitsOf } from '../../domain/sibling-units.js';
 import { convertForStorage } from '../../domain/units.js';
 import { errors } from '../../errors.js';
 import type { Db } from '../../store/db.js';
+import { readItemLedger } from '../../store/repositories/stock-item-ledger.js';
 import { readItemLevel } from '../../store/repositories/stock-items.js';
+import { toApiEntry } from '../inventory/read-inventory.js';
 
 /**
  * Reads a stock item's level (PRODUCT.md §20): its exact total in its own unit, and for every
@@ -37,6 +39,19 @@ export function createStockItemReader(deps: { db: Db }) {
           };
         }),
         updatedAt: level.updatedAt?.toISOString() ?? null,
+      };
+    },
+
+    /**
+     * The newest `limit` entries of the item's ledger at the location, in the API's shape (each
+     * with the `variantId` that caused it, null for an import or a write on the item itself), and
+     * who made each, by entry id: the admin's item page. The caller has read the item's level.
+     */
+    async ledgerWithActors(shopId: string, stockItemId: string, locationId: string, limit: number) {
+      const rows = await readItemLedger(deps.db, shopId, stockItemId, locationId, limit);
+      return {
+        entries: rows.map((row) => ({ ...toApiEntry(row), variantId: row.variantId ?? null })),
+        actors: new Map(rows.map((row) => [row.id, row.actor])),
       };
     },
   };

@@ -2,6 +2,7 @@
 // the platform's whole units as two step lines, a zero line, time ticks for any span
 // (level-chart-ticks.js), a legend naming the series, and the values at the cursor or at the
 // point chosen with the arrow keys. The ledger table on the same page carries the same figures.
+// A stock item's chart (unitValue null) draws its exact level alone.
 import { chooseTimeTicks, tickLabels } from './level-chart-ticks.js';
 
 const HEIGHT = 260;
@@ -32,9 +33,10 @@ function draw(element) {
   const times = points.map((point) => point[0]);
   const levels = points.map((point) => point[1]);
   const wholeUnits = points.map((point) => point[2]);
+  const withUnits = unitValue !== null;
   // Whole units drawn in the level's unit (12 × 100 g at 1,200 g), so both lines share the axis.
   const platform = wholeUnits.map((units) => units * unitValue);
-  const per = `${number.format(unitValue)} ${unit}`;
+  const per = withUnits ? `${number.format(unitValue)} ${unit}` : '';
   const offsetMinutes = -new Date().getTimezoneOffset();
 
   // Entries seconds apart would otherwise be spread over years of empty axis.
@@ -61,7 +63,8 @@ function draw(element) {
       return;
     }
     const when = timeOf.format(new Date(times[index] * 1000));
-    tooltip.textContent = `${when}: ${number.format(levels[index])} ${unit} exact, ${wholeUnits[index]} × ${per} on the platform`;
+    const onPlatform = withUnits ? `, ${wholeUnits[index]} × ${per} on the platform` : '';
+    tooltip.textContent = `${when}: ${number.format(levels[index])} ${unit} exact${onPlatform}`;
     tooltip.hidden = false;
   };
   const zeroLine = (chart) => {
@@ -94,13 +97,17 @@ function draw(element) {
           fill: 'rgba(31, 95, 191, 0.08)',
           paths: window.uPlot.paths.stepped({ align: 1 }),
         },
-        {
-          label: `Platform's whole units (of ${per})`,
-          stroke: '#b45309',
-          width: 2,
-          dash: [6, 4],
-          paths: window.uPlot.paths.stepped({ align: 1 }),
-        },
+        ...(withUnits
+          ? [
+              {
+                label: `Platform's whole units (of ${per})`,
+                stroke: '#b45309',
+                width: 2,
+                dash: [6, 4],
+                paths: window.uPlot.paths.stepped({ align: 1 }),
+              },
+            ]
+          : []),
       ],
       scales: { x: { time: true, range: paddedTime }, y: { range: withZero } },
       axes: [
@@ -131,7 +138,7 @@ function draw(element) {
       ],
       hooks: { draw: [zeroLine], setCursor: [(chart) => showValues(chart.cursor.idx)] },
     },
-    [times, levels, platform],
+    withUnits ? [times, levels, platform] : [times, levels],
     element,
   );
   element.append(tooltip);
