@@ -28,6 +28,7 @@ import { connectShopToShopify } from '../shopify-connection.js';
 import { queueStorefrontMetafields } from '../storefront/storefront-metafields.js';
 import type { ImportDocument, ImportProduct, ImportShop, ImportVariant } from './import-document.js';
 import { importScaleBarcodes, scaleItemIssues } from './scale-items.js';
+import { stockItemGuardIssues } from './stock-item-guards.js';
 import { importUnitPricing } from './unit-pricing.js';
 import {
   differing,
@@ -141,6 +142,7 @@ async function importShop(
   const sliced = [...slices(products, SLICE_VARIANTS)];
   const { stored, changedProducts, changedVariants, unsettled, issues } = await compareStored(tx, id, sliced, at);
   issues.push(...(await scaleItemIssues(tx, id, shop, at)));
+  issues.push(...(await stockItemGuardIssues(tx, id, shop, at)));
   if (issues.length > 0) return { id, changes, issues };
   const count = (didChange: boolean) => {
     if (didChange) changes++;
