@@ -14,6 +14,7 @@ import {
 } from '../../../store/repositories/catalog.js';
 import { listAllVariants, listProductLevels, type StoredLevel } from '../../../store/repositories/product-list.js';
 import { findShopById, type Shop } from '../../../store/repositories/shops.js';
+import type { StockItemRecord } from '../../../store/repositories/stock-items.js';
 
 /** A variant's measured settings as the admin's form sets them (numbers already parsed). */
 export type VariantSettings = Pick<ImportVariant, 'unitMeasurement' | 'settings'>;
@@ -28,6 +29,20 @@ export interface ProductEdit {
   newVariant?: ImportVariant;
   /** Prices replacing a variant's stored one (decimal text as typed), by variant id. */
   prices?: Map<string, string>;
+  /** A variant linked to a stock item (stated in the document with it) or unlinked (`null`). */
+  link?: StockItemLink;
+}
+
+/**
+ * A variant's stock item link as the import states it: the item itself (the import checks a link
+ * against the file's items), and on unlinking the variant's own level at 0 wherever it has a row
+ * (the row held the item's total: the import refuses an unlink that leaves it unstated).
+ */
+export interface StockItemLink {
+  variantId: string;
+  item: StockItemRecord | null;
+  /** The locations (stated in the document too: a level names one of the file's) of the variant's levels. */
+  zeroAt: { id: string; name: string }[];
 }
 
 /** An issue of the edit, relative to the product: `/measurementType`, `/variants/{j}/…`. */
@@ -72,6 +87,8 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
       {
         domain: shop.domain,
         currency: shop.currency,
+        ...(edit.link?.item ? { stockItems: [edit.link.item] } : {}),
+        ...(edit.link?.zeroAt.length ? { locations: edit.link.zeroAt } : {}),
         products: [
           {
             id: product.id,
@@ -85,8 +102,9 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
                   ...keepDimensions(stored, edit.variants?.get(record.id)),
                   ...(price === undefined ? {} : { price }),
                 };
-                if (!edit.variantUnit) return changed;
-                return { ...changed, unitMeasurement: { ...changed.unitMeasurement, unit: edit.variantUnit } };
+                const link = edit.link?.variantId === record.id ? linkOf(edit.link, record.unit) : {};
+                if (!edit.variantUnit) return { ...changed, ...link };
+                return { ...changed, ...link, unitMeasurement: { ...changed.unitMeasurement, unit: edit.variantUnit } };
               }),
               ...(edit.newVariant ? [edit.newVariant] : []),
             ],
@@ -95,6 +113,13 @@ export function editedDocument({ shop, product, variants }: StoredProduct, edit:
       },
     ],
   };
+}
+
+/** The variant's fields of a link: its `stockItemId`, and on unlinking its own level of 0 where it has one. */
+function linkOf(link: StockItemLink, unit: string): Partial<ImportVariant> {
+  if (link.item) return { stockItemId: link.item.id };
+  const inventory = link.zeroAt.map((location) => ({ locationId: location.id, quantity: { value: 0, unit } }));
+  return { stockItemId: null, ...(inventory.length ? { inventory } : {}) };
 }
 
 /**
@@ -137,7 +162,7 @@ function relativeIssue(path: string, message: string, variantIds: string[]): Edi
   return { variantId: variantIds[Number(match[1])], path: match[2] ?? '', message };
 }
 
-type ImportDeps = { db: Db; importCatalog: (doc: ImportDocument) => Promise<{ shops: { changes: number }[] }> };
+export type ImportDeps = { db: Db; importCatalog: (doc: ImportDocument) => Promise<{ shops: { changes: number }[] }> };
 
 /**
  * Applies an edit the way `tare import` would: the edited document is validated by the import's

@@ -26,6 +26,9 @@ import {
   typedAmount,
 } from './variant-form.js';
 import { factorIndexes, LENGTH_UNITS } from './dimension-form.js';
+import { saveStockItemLink } from './stock-item-link.js';
+import { findStockItems } from '../../../store/repositories/stock-items.js';
+import { itemPath } from '../stock-items/item-page.js';
 
 const PAGE_SIZE = 50;
 /** Variants whose price the products list shows (and lets be edited) per product; the rest are on its page. */
@@ -47,6 +50,7 @@ const DONE: Record<string, string> = {
   saved: 'Saved: the API, the storefront’s settings and the cart preview use the new settings now.',
   unchanged: 'Nothing to save: the settings were already these.',
   created: 'Created: the API and the storefront’s settings have it now. Set its stock at a location below.',
+  linked: 'Stock item saved: the variant’s stock and its whole units on the platform follow it now.',
 };
 
 /** The new product form's own fields (the variant's are the variant forms'). */
@@ -70,6 +74,8 @@ const UNIT_GROUPS = MEASUREMENT_TYPES.map((type) => ({ type, units: UNIT_CATALOG
 
 interface FormState {
   status?: number;
+  /** The stock item chosen in the link form, as posted. */
+  link?: string;
   summary?: string;
   issues?: Record<string, string>;
   other?: string[];
@@ -119,6 +125,8 @@ export function productRoutes(ctx: AdminContext) {
       other: state.other ?? [],
       path: productPath(productId),
       variantPath: (id: string) => variantPath(productId, id),
+      itemPath,
+      stockItems: await findStockItems(ctx.db, staff.shopId),
     });
   }
 
@@ -137,6 +145,8 @@ export function productRoutes(ctx: AdminContext) {
       name: location.name,
       href: `/admin/inventory/${encodeURIComponent(location.id)}/${encodeURIComponent(variantId)}`,
     }));
+    // The stock items it may sell from: those of its product's type (PRODUCT.md §20).
+    const items = [...(await findStockItems(ctx.db, staff.shopId)).values()];
     return sendPage(reply, state.status ?? 200, 'product-variant', {
       title: `${stored.product.title} — ${variant.title}`,
       current: 'products',
@@ -154,6 +164,10 @@ export function productRoutes(ctx: AdminContext) {
       lengthUnits: LENGTH_UNITS,
       preview: await preview(stored, variantId, values),
       locations,
+      stockItems: items.filter((item) => item.measurementType === stored.product.measurementType),
+      linkedItem: items.find((item) => item.id === variant.stockItemId),
+      linkValue: state.link ?? variant.stockItemId ?? '',
+      itemPath,
       notice: DONE[request.query.done ?? ''],
       summary: state.summary,
       issues: state.issues ?? {},
@@ -488,6 +502,34 @@ export function productRoutes(ctx: AdminContext) {
         }
         const done = result.changed ? 'saved' : 'unchanged';
         return reply.redirect(`${variantPath(productId, variantId)}?done=${done}`, 303);
+      },
+    );
+
+    // Links the variant to a stock item or unlinks it: an import of the product stating the link.
+    app.post<VariantParams>(
+      '/admin/products/:productId/variants/:variantId/stock-item',
+      { preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const { productId, variantId } = request.params;
+        const stored = await storedVariant(request);
+        const link = field(request.body, 'stockItemId');
+        const result = await saveStockItemLink(ctx, request.staff!.shopId, productId, variantId, link);
+        if (!result.ok) {
+          const fields: Record<string, string> = {};
+          const other: string[] = [];
+          for (const issue of result.issues) {
+            const beside = issue.variantId === variantId && ['/stockItemId', '/inventory'].includes(issue.path);
+            // The guards' messages are sentences of their own (`variant 2001 holds stock …`).
+            const words = /^must /.test(issue.message)
+              ? issueInWords('Stock item', issue.message)
+              : `Stock item: ${issue.message}`;
+            if (beside) fields.stockItemId ??= words;
+            else other.push(otherIssue(issue));
+          }
+          return variantPage(request, reply, stored, { status: result.status, link, ...refused(fields, other) });
+        }
+        const done = result.changed ? 'linked' : 'unchanged';
+        return reply.redirect(`${variantPath(productId, variantId)}?done=${done}#stock-heading`, 303);
       },
     );
 
