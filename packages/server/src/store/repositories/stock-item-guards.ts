@@ -1,6 +1,8 @@
 import type { MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
 
+// Every table is named with `shop_id = $1`, so that on Citus each query runs on the shop's one shard.
+
 /** A level as stored: decimal text in the unit it was counted in, at a named location. */
 export interface HeldLevel {
   locationId: string;
@@ -28,9 +30,9 @@ export async function readStoredLinks(db: Queryable, shopId: string, variantIds:
     `SELECT v.id, v.stock_item_id, p.measurement_type,
        (SELECT json_agg(json_build_object('locationId', l.location_id, 'locationName', loc.name,
           'total', l.total::text, 'unit', l.unit) ORDER BY l.location_id COLLATE "C")
-        FROM inventory_levels l JOIN locations loc ON loc.shop_id = l.shop_id AND loc.id = l.location_id
-        WHERE l.shop_id = v.shop_id AND l.variant_id = v.id) AS levels
-     FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
+        FROM inventory_levels l JOIN locations loc ON loc.shop_id = $1 AND loc.id = l.location_id
+        WHERE l.shop_id = $1 AND l.variant_id = v.id) AS levels
+     FROM variants v JOIN products p ON p.shop_id = $1 AND p.id = v.product_id
      WHERE v.shop_id = $1 AND v.id = ANY($2::text[])`,
     [shopId, variantIds],
   );
@@ -67,12 +69,12 @@ export async function readStoredItems(db: Queryable, shopId: string, itemIds: st
     `SELECT i.id, i.measurement_type, i.unit,
        (SELECT json_agg(json_build_object('locationId', l.location_id, 'locationName', loc.name,
           'total', l.total::text, 'unit', l.unit) ORDER BY l.location_id COLLATE "C")
-        FROM stock_item_levels l JOIN locations loc ON loc.shop_id = l.shop_id AND loc.id = l.location_id
-        WHERE l.shop_id = i.shop_id AND l.stock_item_id = i.id) AS levels,
+        FROM stock_item_levels l JOIN locations loc ON loc.shop_id = $1 AND loc.id = l.location_id
+        WHERE l.shop_id = $1 AND l.stock_item_id = i.id) AS levels,
        (SELECT json_agg(json_build_object('variantId', v.id, 'measurementType', p.measurement_type)
           ORDER BY v.id COLLATE "C")
-        FROM variants v JOIN products p ON p.shop_id = v.shop_id AND p.id = v.product_id
-        WHERE v.shop_id = i.shop_id AND v.stock_item_id = i.id) AS linked
+        FROM variants v JOIN products p ON p.shop_id = $1 AND p.id = v.product_id
+        WHERE v.shop_id = $1 AND v.stock_item_id = i.id) AS linked
      FROM stock_items i WHERE i.shop_id = $1 AND i.id = ANY($2::text[])`,
     [shopId, itemIds],
   );
