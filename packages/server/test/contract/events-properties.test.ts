@@ -27,7 +27,7 @@ import { LOC, PLATFORM_KINDS, type PlatformDriver, startPlatformDriver } from '.
 /** The variants' price in the shop's catalog (test/support/harness.ts). */
 const VARIANT_PRICE = new Dec('24.00');
 
-describe.each(testDrivers())('Platform events, property-based, on %s', (store) => {
+describe.each(testDrivers({ citus: true }))('Platform events, property-based, on $name', (store) => {
   it.each(PLATFORM_KINDS)(
     'when on the %s platform purchases, cancels, refunds, edits, adjustments and typed stock arrive late, shuffled and twice, then every total is exact and the platform shows its whole units',
     async (kind) => {

@@ -25,7 +25,7 @@ import {
 const svcData = (value: number, unit: string) =>
   JSON.stringify({ measurement: { type: 'weight', dimensions: [{ unit, value }] } });
 
-describe.each(testDrivers())('The gateway contract on %s', (store) => {
+describe.each(testDrivers({ citus: true }))('The gateway contract on $name', (store) => {
   describe.each(PLATFORM_KINDS)('for the %s adapter', (kind) => {
     // A database of its own for each test: the running Tare of one test never sees another's
     // shop (whose fake Shopify is gone).

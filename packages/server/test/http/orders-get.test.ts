@@ -51,7 +51,7 @@ const MIXED_LINES: Line[] = [
   line('9008', { variantId: '2003', price: '12.00', svc: svcData('weight', ['lb', 0.5], ['kg', 9]) }),
 ];
 
-describe.each(testDrivers())('GET /api/v1/orders/{orderId} on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('GET /api/v1/orders/{orderId} on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

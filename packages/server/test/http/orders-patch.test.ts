@@ -230,7 +230,7 @@ const okBody = (requestId: string | null, items: unknown[]) => ({
   items,
 });
 
-describe.each(testDrivers())('PATCH /api/v1/orders/{orderId} on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('PATCH /api/v1/orders/{orderId} on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

@@ -13,14 +13,11 @@ interface Node {
   port: number;
 }
 
-/**
- * An empty database named tare_c_<random> on every node of the Citus cluster whose coordinator
- * `url` points at, with the extension and the workers registered, as `cluster.sh createdb` makes
- * it (CREATE DATABASE on the coordinator alone leaves the workers without it). `url` names a
- * database of that cluster where the workers are registered (the one `cluster.sh createdb`
- * printed): the workers are read from it. drop() removes the database from every node.
- */
-export async function createCitusDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** The migrated template of test run `run`: one per run, dropped when the run ends (citus-global-setup.ts). */
+export const citusTemplateName = (run: string) => `tare_ct_${run}`;
+
+/** The coordinator of `url` and the workers registered in its database. */
+async function citusNodes(url: string): Promise<Node[]> {
   const coordinator = new URL(url);
   const workers = await query<Node>(
     url,
@@ -29,30 +26,75 @@ export async function createCitusDatabase(url: string): Promise<{ url: string; d
   );
   if (workers.length === 0)
     throw new Error(`TEST_CITUS_URL (${url}) names a database with no Citus workers registered`);
-  const nodes = [{ host: coordinator.hostname, port: Number(coordinator.port || 5432) }, ...workers];
-  const name = `tare_c_${randomBytes(6).toString('hex')}`;
-  const on = (node: Node, database: string) => {
-    const target = new URL(url);
-    target.hostname = node.host;
-    target.port = String(node.port);
-    target.pathname = `/${database}`;
-    return target.toString();
-  };
+  return [{ host: coordinator.hostname, port: Number(coordinator.port || 5432) }, ...workers];
+}
+
+/** `url` pointed at `database` on `node`. */
+function on(url: string, node: Node, database: string): string {
+  const target = new URL(url);
+  target.hostname = node.host;
+  target.port = String(node.port);
+  target.pathname = `/${database}`;
+  return target.toString();
+}
+
+/** Drops `name` from every node of the cluster of `url`, in use or not, if it is there. */
+export async function dropCitusDatabase(url: string, name: string): Promise<void> {
+  const nodes = await citusNodes(url);
+  await Promise.all(
+    nodes.map((node) => query(on(url, node, 'postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  );
+}
+
+/**
+ * An empty database named tare_c_<random> (or `name`) on every node of the Citus cluster whose
+ * coordinator `url` points at, with the extension and the workers registered, as `cluster.sh
+ * createdb` makes it (CREATE DATABASE on the coordinator alone leaves the workers without it).
+ * `url` names a database of that cluster where the workers are registered (the one `cluster.sh
+ * createdb` printed): the workers are read from it. With `template`, each node's database is a
+ * copy of that node's `template` (see sealAsTemplate): the same tables, shards and metadata,
+ * without migrating again. drop() removes the database from every node.
+ */
+export async function createCitusDatabase(
+  url: string,
+  { name = `tare_c_${randomBytes(6).toString('hex')}`, template }: { name?: string; template?: string } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const nodes = await citusNodes(url);
   const drop = async () => {
-    await Promise.all(nodes.map((node) => query(on(node, 'postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+    await Promise.all(
+      nodes.map((node) => query(on(url, node, 'postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    );
   };
+  const own = on(url, nodes[0]!, name);
   try {
-    await Promise.all(nodes.map((node) => query(on(node, 'postgres'), `CREATE DATABASE ${name}`)));
-    await Promise.all(nodes.map((node) => query(on(node, name), 'CREATE EXTENSION citus')));
-    const own = on(nodes[0]!, name);
+    const copy = template ? ` TEMPLATE ${template}` : '';
+    await Promise.all(nodes.map((node) => query(on(url, node, 'postgres'), `CREATE DATABASE ${name}${copy}`)));
+    if (template) return { url: own, drop };
+    await Promise.all(nodes.map((node) => query(on(url, node, name), 'CREATE EXTENSION citus')));
     await query(own, `ALTER DATABASE ${name} SET citus.shard_count = ${TEST_SHARD_COUNT}`);
     await query(own, 'SELECT citus_set_coordinator_host($1, $2)', [nodes[0]!.host, nodes[0]!.port]);
-    for (const worker of workers) await query(own, 'SELECT citus_add_node($1, $2)', [worker.host, worker.port]);
+    for (const worker of nodes.slice(1)) await query(own, 'SELECT citus_add_node($1, $2)', [worker.host, worker.port]);
     return { url: own, drop };
   } catch (err) {
     await drop();
     throw err;
   }
+}
+
+/**
+ * Makes database `name` of the cluster a template: no one may connect to it any more on any node,
+ * and whoever was connected (Citus's maintenance daemon and the nodes' connections to each other)
+ * is sent away, since PostgreSQL copies a database only while no one else is in it.
+ */
+export async function sealAsTemplate(url: string, name: string): Promise<void> {
+  const nodes = await citusNodes(url);
+  await Promise.all(
+    nodes.map(async (node) => {
+      const postgres = on(url, node, 'postgres');
+      await query(postgres, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await query(postgres, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    }),
+  );
 }
 
 async function query<Row extends object>(url: string, sql: string, params: unknown[] = []): Promise<Row[]> {

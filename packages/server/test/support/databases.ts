@@ -6,11 +6,23 @@ import { MIGRATIONS_DIR, migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { openPglite } from '../../src/store/pglite-driver.js';
 import { createCitusDatabase } from './citus.js';
+import { citusTemplate } from './citus-template.js';
 
 export interface TestDriver {
   name: 'pglite' | 'postgres' | 'citus';
   /** A fresh, fully migrated database of its own; `close()` disposes of it. */
   create(): Promise<Db>;
+  /**
+   * A fresh, empty database on this server (PostgreSQL and Citus only: PGlite is one process per
+   * data dir), for suites that open several pools or processes on one database as several
+   * instances would; `drop()` removes it.
+   */
+  database?(): Promise<ServerDatabase>;
+}
+
+export interface ServerDatabase {
+  url: string;
+  drop(): Promise<void>;
 }
 
 export interface TestDriverOptions {
@@ -30,12 +42,31 @@ export interface TestDriverOptions {
 export function testDrivers({ citus = false, migrationsDir = MIGRATIONS_DIR }: TestDriverOptions = {}): TestDriver[] {
   const drivers: TestDriver[] = [{ name: 'pglite', create: () => createPglite(migrationsDir) }];
   const url = process.env.TEST_DATABASE_URL;
-  if (url) drivers.push({ name: 'postgres', create: () => createPostgres(url, migrationsDir) });
+  if (url) {
+    const database = () => createPostgresDatabase(url);
+    drivers.push({ name: 'postgres', create: () => createMigrated(database, migrationsDir), database });
+  }
   const citusUrl = process.env.TEST_CITUS_URL;
   if (citus && citusUrl) {
-    drivers.push({ name: 'citus', create: () => createMigrated(() => createCitusDatabase(citusUrl), migrationsDir) });
+    const database = () => createCitusDatabase(citusUrl);
+    const create = async () => {
+      // A copy of the run's migrated template when the migrations are the service's own.
+      const template = migrationsDir === MIGRATIONS_DIR ? await citusTemplate(citusUrl) : undefined;
+      if (!template) return createMigrated(database, migrationsDir);
+      return createMigrated(() => createCitusDatabase(citusUrl, { template }), undefined);
+    };
+    drivers.push({ name: 'citus', create, database });
   }
   return drivers;
+}
+
+/** The drivers of `testDrivers(options)` that are database servers (PostgreSQL, Citus when asked). */
+export function serverDrivers(
+  options: TestDriverOptions = {},
+): (TestDriver & Pick<Required<TestDriver>, 'database'>)[] {
+  return testDrivers(options).filter((driver): driver is TestDriver & Pick<Required<TestDriver>, 'database'> =>
+    Boolean(driver.database),
+  );
 }
 
 // Booting PGlite and running initdb takes seconds, loading a dump well under one; so each
@@ -63,18 +94,16 @@ async function createPglite(dir: string): Promise<Db> {
   return openPglite({ loadDataDir: await snapshot(dir) });
 }
 
-function createPostgres(url: string, dir: string): Promise<Db> {
-  return createMigrated(() => createPostgresDatabase(url), dir);
-}
-
-async function createMigrated(make: () => Promise<{ url: string; drop(): Promise<void> }>, dir: string): Promise<Db> {
+/** The database `make` gives, migrated with `dir` (undefined: it is already, as a template's copy). */
+async function createMigrated(make: () => Promise<ServerDatabase>, dir: string | undefined): Promise<Db> {
   const database = await make();
   try {
     const db = await openPostgres({ connectionString: database.url });
-    await migrate(db, dir).catch(async (err) => {
-      await db.close();
-      throw err;
-    });
+    if (dir)
+      await migrate(db, dir).catch(async (err) => {
+        await db.close();
+        throw err;
+      });
     // Drivers are closure-based objects, so copying their methods keeps them working.
     return {
       ...db,
@@ -90,9 +119,7 @@ async function createMigrated(make: () => Promise<{ url: string; drop(): Promise
 }
 
 /** An empty database named tare_t_<random> on the server of `url`; drop() removes it even if still in use. */
-export async function createPostgresDatabase(
-  url: string = requiredEnv('TEST_DATABASE_URL'),
-): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(url: string = requiredEnv('TEST_DATABASE_URL')): Promise<ServerDatabase> {
   const name = `tare_t_${randomBytes(6).toString('hex')}`;
   await admin(url, `CREATE DATABASE ${name}`);
   const target = new URL(url);

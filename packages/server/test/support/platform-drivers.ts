@@ -198,11 +198,14 @@ async function startLocalDriver(db: Db, options: ShopOptions): Promise<PlatformD
       [shopId],
     );
     const ids = order(rows.map((r) => r.id));
-    // The inbox takes due events oldest first: each gets its turn in the order asked.
+    // The inbox takes due events oldest first: each gets its turn in the order asked, one
+    // millisecond apart in the past. The times are made here, not from now() in the UPDATE
+    // (Citus refuses a stable function beside a column there).
+    const start = Date.now() - 60_000;
     await db.query(
-      `UPDATE platform_events e SET next_attempt_at = now() - make_interval(secs => (1000 - o.n) / 1000.0)
-         FROM unnest($1::bigint[]) WITH ORDINALITY AS o(id, n) WHERE e.id = o.id`,
-      [ids],
+      `UPDATE platform_events e SET next_attempt_at = o.due
+         FROM unnest($2::bigint[], $3::timestamptz[]) AS o(id, due) WHERE e.shop_id = $1 AND e.id = o.id`,
+      [shopId, ids, ids.map((_, n) => new Date(start + n).toISOString())],
     );
     return ids;
   }
@@ -289,8 +292,8 @@ async function startLocalDriver(db: Db, options: ShopOptions): Promise<PlatformD
       const ids = await releaseHeld((all) => seededShuffle(all, seed));
       // A duplicate is the same event id delivered again.
       const { rows } = await db.query<{ event_id: string; topic: never; payload: never }>(
-        'SELECT event_id, topic, payload FROM platform_events WHERE id = ANY($1::bigint[])',
-        [ids],
+        'SELECT event_id, topic, payload FROM platform_events WHERE shop_id = $1 AND id = ANY($2::bigint[])',
+        [shopId, ids],
       );
       for (let copy = 0; copy < duplicate; copy++) {
         for (const row of rows) {
