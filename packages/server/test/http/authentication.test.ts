@@ -4,9 +4,8 @@ import { generateKey, hashSecret } from '../../src/domain/api-key.js';
 import type { RunningServer } from '../../src/main.js';
 import { createApiKey, createAuthenticator, revokeKey } from '../../src/services/api-keys.js';
 import type { Db } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
-import { createPostgresDatabase, type TestDriver, testDrivers } from '../support/databases.js';
+import { type TestDriver, testDrivers } from '../support/databases.js';
 import {
   call,
   expectErrorEnvelope,
@@ -74,16 +73,15 @@ async function callFrom(server: RunningServer, address: string, path: string, ke
 
 /**
  * Two app instances on one store: on PGlite (one process per data dir) two servers on the same
- * Db; on PostgreSQL two pools on the same database, as two processes would have.
+ * Db; on PostgreSQL and Citus two pools on the same database, as two processes would have.
  */
 async function sharedStore(driver: TestDriver): Promise<{ first: Db; second: Db; close(): Promise<void> }> {
-  if (driver.name === 'pglite') {
+  if (!driver.database) {
     const db = await driver.create();
     return { first: db, second: db, close: () => db.close() };
   }
-  const database = await createPostgresDatabase();
+  const database = await driver.database();
   const first = await openPostgres({ connectionString: database.url });
-  await migrate(first);
   const second = await openPostgres({ connectionString: database.url });
   return {
     first,

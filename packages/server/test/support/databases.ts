@@ -13,9 +13,9 @@ export interface TestDriver {
   /** A fresh, fully migrated database of its own; `close()` disposes of it. */
   create(): Promise<Db>;
   /**
-   * A fresh, empty database on this server (PostgreSQL and Citus only: PGlite is one process per
-   * data dir), for suites that open several pools or processes on one database as several
-   * instances would; `drop()` removes it.
+   * A fresh, fully migrated database on this server, by its URL (PostgreSQL and Citus only:
+   * PGlite is one process per data dir), for suites that open several pools or processes on one
+   * database as several instances would; `drop()` removes it.
    */
   database?(): Promise<ServerDatabase>;
 }
@@ -43,19 +43,18 @@ export function testDrivers({ citus = false, migrationsDir = MIGRATIONS_DIR }: T
   const drivers: TestDriver[] = [{ name: 'pglite', create: () => createPglite(migrationsDir) }];
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const database = () => createPostgresDatabase(url);
-    drivers.push({ name: 'postgres', create: () => createMigrated(database, migrationsDir), database });
+    const database = () => migrated(() => createPostgresDatabase(url), migrationsDir);
+    drivers.push({ name: 'postgres', create: () => openOn(database), database });
   }
   const citusUrl = process.env.TEST_CITUS_URL;
   if (citus && citusUrl) {
-    const database = () => createCitusDatabase(citusUrl);
-    const create = async () => {
+    const database = async () => {
       // A copy of the run's migrated template when the migrations are the service's own.
       const template = migrationsDir === MIGRATIONS_DIR ? await citusTemplate(citusUrl) : undefined;
-      if (!template) return createMigrated(database, migrationsDir);
-      return createMigrated(() => createCitusDatabase(citusUrl, { template }), undefined);
+      if (template) return createCitusDatabase(citusUrl, { template });
+      return migrated(() => createCitusDatabase(citusUrl), migrationsDir);
     };
-    drivers.push({ name: 'citus', create, database });
+    drivers.push({ name: 'citus', create: () => openOn(database), database });
   }
   return drivers;
 }
@@ -94,16 +93,28 @@ async function createPglite(dir: string): Promise<Db> {
   return openPglite({ loadDataDir: await snapshot(dir) });
 }
 
-/** The database `make` gives, migrated with `dir` (undefined: it is already, as a template's copy). */
-async function createMigrated(make: () => Promise<ServerDatabase>, dir: string | undefined): Promise<Db> {
+/** The database `make` gives, migrated with `dir`. */
+async function migrated(make: () => Promise<ServerDatabase>, dir: string): Promise<ServerDatabase> {
   const database = await make();
   try {
     const db = await openPostgres({ connectionString: database.url });
-    if (dir)
-      await migrate(db, dir).catch(async (err) => {
-        await db.close();
-        throw err;
-      });
+    try {
+      await migrate(db, dir);
+    } finally {
+      await db.close();
+    }
+    return database;
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+}
+
+/** A pool on the database `make` gives; closing it drops the database. */
+async function openOn(make: () => Promise<ServerDatabase>): Promise<Db> {
+  const database = await make();
+  try {
+    const db = await openPostgres({ connectionString: database.url });
     // Drivers are closure-based objects, so copying their methods keeps them working.
     return {
       ...db,
@@ -145,12 +156,18 @@ function requiredEnv(name: string): string {
 
 /**
  * Resolves once a transaction on `db`'s PostgreSQL database waits for a lock another one holds
- * (or once `stop` is aborted: a caller racing it against something else ends the polling).
+ * (or once `stop` is aborted: a caller racing it against something else ends the polling). On
+ * Citus a row lock is waited for on the worker holding the shard, so every node's activity is
+ * read there (citus_stat_activity), the coordinator's advisory locks included.
  */
 export async function someoneWaitsForALock(db: Db, stop?: AbortSignal): Promise<void> {
+  const { rows: citus } = await db.query<{ on: boolean }>(
+    `SELECT to_regclass('pg_catalog.citus_stat_activity') IS NOT NULL AS on`,
+  );
+  const activity = citus[0]!.on ? 'citus_stat_activity' : 'pg_stat_activity';
   while (!stop?.aborted) {
     const { rows } = await db.query(
-      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      `SELECT 1 FROM ${activity} WHERE datname = current_database() AND wait_event_type = 'Lock'`,
     );
     if (rows.length) return;
     await sleep(10);
