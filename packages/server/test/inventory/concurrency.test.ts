@@ -277,6 +277,8 @@ describe.each(serverDrivers({ citus: true }))('concurrent inventory writes on $n
     let nineLocked!: () => void;
     const holdsNine = new Promise<void>((resolve) => (nineLocked = resolve));
     const other = dbB.transaction(async (tx) => {
+      // On Citus the lock is waited for on the shard's worker: the setting goes there too.
+      if (driver.name === 'citus') await tx.query(`SET LOCAL citus.propagate_set_commands = 'local'`);
       await tx.query(`SET LOCAL deadlock_timeout = '10s'`);
       await lockLevelsForWrite(tx, shopId, LOCATION, ['9']);
       nineLocked();
