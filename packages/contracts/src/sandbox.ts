@@ -92,12 +92,28 @@ export const SandboxCartChangeBody = Type.Object(
 );
 export type SandboxCartChangeBody = Static<typeof SandboxCartChangeBody>;
 
+/** Who checks out, as a checkout asks: both optional (a guest may give neither). */
+const CheckoutCustomer = Type.Object(
+  {
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'The customer’s name.' }),
+    ),
+    email: Type.Optional(
+      Type.String({ maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$', description: 'The customer’s e-mail address.' }),
+    ),
+  },
+  { ...closed, description: 'Who places the order, shown in the merchant’s admin; a guest gives neither.' },
+);
+
 export const SandboxCheckoutBody = Type.Object(
-  { locationId: Type.Optional(platformId('70001')) },
+  {
+    locationId: Type.Optional(platformId('70001')),
+    customer: Type.Optional(CheckoutCustomer),
+  },
   {
     ...closed,
     description: 'The location the order is sold from; the shop’s first location (by id) when absent.',
-    examples: [{}, { locationId: '70001' }],
+    examples: [{}, { locationId: '70001' }, { customer: { name: 'Ada Lovelace', email: 'ada@example.com' } }],
   },
 );
 export type SandboxCheckoutBody = Static<typeof SandboxCheckoutBody>;
@@ -197,6 +213,16 @@ const Refund = Type.Object({ id: Type.String(), refund_line_items: Type.Array(Re
 
 export const SandboxOrder = Type.Object({
   id: Type.String(),
+  name: Type.String({ description: 'The order’s name, numbered per shop from #1001 as Shopify’s are.' }),
+  customer: Type.Union(
+    [
+      Type.Object({ name: Type.Union([Type.String(), Type.Null()]), email: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ],
+    {
+      description: 'Who placed it, as the checkout was told; null for a guest who gave neither.',
+    },
+  ),
   status: Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')]),
   location_id: Type.String(),
   line_items: Type.Array(OrderLine),
@@ -233,6 +259,8 @@ const EXAMPLE_CART: SandboxCart = {
 
 const EXAMPLE_ORDER: SandboxOrder = {
   id: '900000001',
+  name: '#1001',
+  customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
   status: 'open',
   location_id: '70001',
   line_items: [

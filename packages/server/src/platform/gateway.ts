@@ -1,8 +1,9 @@
 import type { RestockType } from '../domain/order-bookings.js';
+import type { OrderCustomer } from '../domain/order-reference.js';
 import type { Queryable } from '../store/db.js';
 import type { PlatformKind } from '../store/repositories/shops.js';
 
-export type { RestockType };
+export type { OrderCustomer, RestockType };
 
 /** One integer inventory level as the platform sees it. */
 export interface PlatformLevel {
@@ -13,6 +14,14 @@ export interface PlatformLevel {
 
 export interface PlatformOrder {
   id: string;
+  /** The order's name as the platform shows it to the merchant and the customer (`#1001`). */
+  name: string;
+  /**
+   * Who placed it, as far as the platform lets Tare read: null for a guest who left neither name
+   * nor e-mail, or when the platform withholds it (Shopify's protected customer data); undefined
+   * when the caller did not ask (`readOrder`'s `customer` option).
+   */
+  customer?: OrderCustomer | null;
   status: 'open' | 'closed' | 'cancelled';
   locationId: string;
   lineItems: PlatformLineItem[];
@@ -104,12 +113,15 @@ export interface PlatformGateway {
   readLevels(tx: Queryable, shopId: string, levels: Omit<PlatformLevel, 'available'>[]): Promise<PlatformLevel[]>;
   /** Ids of the orders created or changed on the platform since `since` (all when null), oldest first. */
   ordersChangedSince(tx: Queryable, shopId: string, since: Date | null): Promise<string[]>;
-  /** The order, locked against concurrent edits for `tx` when `forUpdate`; undefined if unknown. */
+  /**
+   * The order, locked against concurrent edits for `tx` when `forUpdate`; undefined if unknown.
+   * With `customer`, also who placed it (a remote platform may spend a call on it).
+   */
   readOrder(
     tx: Queryable,
     shopId: string,
     orderId: string,
-    options?: { forUpdate?: boolean } & KnownShop,
+    options?: { forUpdate?: boolean; customer?: boolean } & KnownShop,
   ): Promise<PlatformOrder | undefined>;
   /**
    * The prices of a product's variants as the merchant set them on the platform (exact decimal

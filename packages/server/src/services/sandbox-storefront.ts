@@ -133,14 +133,23 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
       }
     },
 
-    /** Places the order as the sandbox's checkout does (the shop's first location); 422 when the cart is empty. */
-    async checkout(domain: string, token: string | undefined): Promise<SandboxOrder> {
+    /**
+     * Places the order as the sandbox's checkout does (the shop's first location), for the customer
+     * typed (both fields optional, blank is none); 422 when the cart is empty, 400 for an e-mail
+     * that is not one.
+     */
+    async checkout(
+      domain: string,
+      token: string | undefined,
+      typed: { name?: string; email?: string } = {},
+    ): Promise<SandboxOrder> {
       const shop = await shopAt(domain);
       const empty = () => new AppError('unprocessable', 'Your cart is empty.', null);
+      const customer = checkoutCustomer(typed);
       const cart = await existingCart(shop, token);
       if (!cart || cart.items.length === 0) throw empty();
       try {
-        return (await sandboxShop.checkout(shop.id, cart.token, {})).order;
+        return (await sandboxShop.checkout(shop.id, cart.token, customer ? { customer } : {})).order;
       } catch (error) {
         // A double post: the other one placed the order and consumed the cart since it was read.
         throw missingCart(error) ? empty() : error;
@@ -149,3 +158,19 @@ export function createSandboxStorefront(deps: { db: Db; sandboxShop: SandboxShop
   };
 }
 export type SandboxStorefront = ReturnType<typeof createSandboxStorefront>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** The storefront's checkout fields as the sandbox's checkout takes them; undefined when both are blank. */
+function checkoutCustomer(typed: { name?: string; email?: string }) {
+  const name = typed.name?.trim().slice(0, 200) || undefined;
+  const email = typed.email?.trim() || undefined;
+  if (email !== undefined && (email.length > 254 || !EMAIL.test(email))) {
+    throw new AppError(
+      'bad_request',
+      `“${email}” is not an e-mail address: type one like ada@example.com, or leave it blank.`,
+      null,
+    );
+  }
+  return name === undefined && email === undefined ? undefined : { name, email };
+}

@@ -1,8 +1,13 @@
 import type { Queryable } from '../../store/db.js';
-import type { PlatformLineItem, PlatformOrder, PlatformRefund } from '../gateway.js';
+import type { OrderCustomer, PlatformLineItem, PlatformOrder, PlatformRefund } from '../gateway.js';
 
-/** An order row of the embedded platform: the port's order without its lines and refunds. */
-export type LocalOrder = Omit<PlatformOrder, 'lineItems' | 'refunds' | 'createdAt'>;
+/**
+ * An order row of the embedded platform: the port's order without its lines and refunds. Its
+ * name is given when it is first stored; the customer is kept when absent (a status change).
+ */
+export type LocalOrder = Omit<PlatformOrder, 'lineItems' | 'refunds' | 'createdAt' | 'name' | 'customer'> & {
+  customer?: OrderCustomer | null;
+};
 
 /** A line row of the embedded platform: the port's line, placed in its order. */
 export interface LocalLineItem extends PlatformLineItem {
@@ -12,14 +17,30 @@ export interface LocalLineItem extends PlatformLineItem {
 
 export async function upsertOrder(db: Queryable, shopId: string, order: LocalOrder): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO local_platform_orders (shop_id, id, status, location_id) VALUES ($1, $2, $3, $4)
+    `INSERT INTO local_platform_orders (shop_id, id, status, location_id, customer_name, customer_email)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (shop_id, id) DO UPDATE SET status = EXCLUDED.status, location_id = EXCLUDED.location_id,
        updated_at = EXCLUDED.updated_at
      WHERE (local_platform_orders.status, local_platform_orders.location_id)
        IS DISTINCT FROM (EXCLUDED.status, EXCLUDED.location_id)`,
-    [shopId, order.id, order.status, order.locationId],
+    [shopId, order.id, order.status, order.locationId, order.customer?.name ?? null, order.customer?.email ?? null],
   );
+  await numberOrder(db, shopId, order.id);
   return rowCount > 0;
+}
+
+/**
+ * Gives a new order the shop's next number (#1001, #1002, … as Shopify names them) once. The
+ * shop's lock makes two checkouts at once take different numbers; it is held to the commit.
+ */
+async function numberOrder(db: Queryable, shopId: string, orderId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`tare:order-numbers:${shopId}`]);
+  await db.query(
+    `UPDATE local_platform_orders SET order_number =
+       (SELECT COALESCE(max(order_number), 1000) + 1 FROM local_platform_orders WHERE shop_id = $1)
+     WHERE shop_id = $1 AND id = $2 AND order_number IS NULL`,
+    [shopId, orderId],
+  );
 }
 
 export async function upsertLineItem(db: Queryable, shopId: string, line: LocalLineItem): Promise<boolean> {
@@ -61,6 +82,9 @@ export async function readLocalOrder(
 ): Promise<PlatformOrder | undefined> {
   const { rows } = await db.query<{
     id: string;
+    order_number: string | null;
+    customer_name: string | null;
+    customer_email: string | null;
     status: LocalOrder['status'];
     location_id: string;
     created_at: Date;
@@ -69,7 +93,8 @@ export async function readLocalOrder(
   }>(
     // Every subquery names the shop ($1, not o.shop_id): Citus routes a FOR UPDATE to one shard
     // only when each table in it is filtered by the shop.
-    `SELECT o.id, o.status, o.location_id, o.created_at,
+    `SELECT o.id, o.order_number::text AS order_number, o.customer_name, o.customer_email, o.status,
+       o.location_id, o.created_at,
        COALESCE((SELECT json_agg(json_build_object('id', l.id, 'productId', l.product_id, 'variantId', l.variant_id,
            'quantity', l.quantity, 'price', l.price::text, 'fulfilled', l.fulfilled, 'properties', l.properties)
            ORDER BY l.position, l.id)
@@ -81,8 +106,11 @@ export async function readLocalOrder(
   );
   const order = rows[0];
   if (!order) return undefined;
+  const { customer_name: name, customer_email: email } = order;
   return {
     id: order.id,
+    name: `#${order.order_number ?? order.id}`,
+    customer: name === null && email === null ? null : { name, email },
     status: order.status,
     locationId: order.location_id,
     createdAt: order.created_at,

@@ -79,7 +79,7 @@ export const SET_INVENTORY_QUANTITIES = /* GraphQL */ `
  * orders (20 lines, 5 fulfillment orders) and a larger order is read page by page: 142 points
  * requested instead of 337 for 50 lines (docs/shopify-query-costs.md).
  * https://shopify.dev/docs/api/admin-graphql/2026-04/queries/order
- * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Order (createdAt, cancelledAt, closed,
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Order (name, createdAt, cancelledAt, closed,
  *   retailLocation, fulfillmentOrders, lineItems, refunds)
  * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/FulfillmentOrder (assignedLocation)
  * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/FulfillmentOrderAssignedLocation (location)
@@ -93,6 +93,7 @@ export const READ_ORDER = /* GraphQL */ `
   query ReadOrder($id: ID!, $lineItemsAfter: String) {
     order(id: $id) {
       id
+      name
       createdAt
       cancelledAt
       closed
@@ -137,6 +138,28 @@ export const READ_ORDER = /* GraphQL */ `
       }
       refunds {
         id
+      }
+    }
+  }
+`;
+
+/**
+ * Who placed an order, asked apart from READ_ORDER: these are protected customer data of level 2
+ * (name and e-mail), which Shopify withholds from an app not approved for them (a public app
+ * without review, a custom app on a store below the Shopify plan), answering ACCESS_DENIED. Asked
+ * alone, a refusal costs the admin a customer's name, never an order's booking. 2 points.
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Order (email, customer: "Returns null
+ *   if an order was created through a checkout without customer authentication")
+ * https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Customer (displayName: the full name,
+ *   else the e-mail, else the phone number)
+ * https://shopify.dev/docs/apps/launch/protected-customer-data (levels 1 and 2)
+ */
+export const ORDER_CUSTOMER = /* GraphQL */ `
+  query OrderCustomer($id: ID!) {
+    order(id: $id) {
+      email
+      customer {
+        displayName
       }
     }
   }

@@ -1,7 +1,7 @@
-import type { PlatformLineItem, PlatformOrder, PlatformRefund, RestockType } from '../gateway.js';
-import type { ShopifyAdmin } from './admin-client.js';
+import type { OrderCustomer, PlatformLineItem, PlatformOrder, PlatformRefund, RestockType } from '../gateway.js';
+import { type ShopifyAdmin, ShopifyRequestError, ShopifyUnauthorizedError } from './admin-client.js';
 import { numericId, toGid } from './ids.js';
-import { ORDERS_CHANGED_SINCE, READ_ORDER, REFUND_LINE_ITEMS } from './operations.js';
+import { ORDER_CUSTOMER, ORDERS_CHANGED_SINCE, READ_ORDER, REFUND_LINE_ITEMS } from './operations.js';
 
 interface Page<T> {
   nodes: T[];
@@ -21,6 +21,7 @@ interface ShopifyLineItem {
 
 interface ShopifyOrder {
   id: string;
+  name: string;
   createdAt: string;
   cancelledAt: string | null;
   closed: boolean;
@@ -65,7 +66,11 @@ const RESTOCK_TYPES: Record<ShopifyRestockType, RestockType> = {
  * - `fulfilled` is true once any unit of the line was fulfilled (Shopify edits only unfulfilled
  *   units).
  */
-export async function readShopifyOrder(admin: ShopifyAdmin, orderId: string): Promise<PlatformOrder | undefined> {
+export async function readShopifyOrder(
+  admin: ShopifyAdmin,
+  orderId: string,
+  options: { customer?: boolean } = {},
+): Promise<PlatformOrder | undefined> {
   const id = toGid('Order', orderId);
   let head: ShopifyOrder | null = null;
   const lines = await allPages(async (lineItemsAfter) => {
@@ -85,6 +90,8 @@ export async function readShopifyOrder(admin: ShopifyAdmin, orderId: string): Pr
   }
   return {
     id: numericId(order.id),
+    name: order.name,
+    ...(options.customer ? { customer: await readShopifyOrderCustomer(admin, order.id) } : {}),
     status: order.cancelledAt ? 'cancelled' : order.closed ? 'closed' : 'open',
     locationId: orderLocation(order),
     createdAt: new Date(order.createdAt),
@@ -94,6 +101,28 @@ export async function readShopifyOrder(admin: ShopifyAdmin, orderId: string): Pr
     }),
     refunds,
   };
+}
+
+/**
+ * Who placed the order (ORDER_CUSTOMER): its customer's display name and the order's e-mail;
+ * null for a guest who gave neither, and null when Shopify withholds them from the app (an
+ * answer in GraphQL errors, not a refused token: the shop's sync goes on).
+ */
+async function readShopifyOrderCustomer(admin: ShopifyAdmin, id: string): Promise<OrderCustomer | null> {
+  try {
+    const { data } = await admin.request<{
+      order: { email: string | null; customer: { displayName: string } | null } | null;
+    }>(ORDER_CUSTOMER, { id });
+    const name = data.order?.customer?.displayName?.trim() || null;
+    const email = data.order?.email?.trim() || null;
+    return name === null && email === null ? null : { name, email };
+  } catch (error) {
+    // An HTTP 401/403 carries its status: that is the token, and stops the sync as any call's would.
+    const withheld =
+      error instanceof ShopifyRequestError || (error instanceof ShopifyUnauthorizedError && error.status === undefined);
+    if (withheld) return null;
+    throw error;
+  }
 }
 
 /**

@@ -91,7 +91,8 @@ export function createShopifyGateway(options: ShopifyGatewayOptions) {
     },
     readLevels: (tx, shopId, levels) => onShopify(tx, shopId, (a) => readShopifyLevels(tx, a, shopId, levels)),
     ordersChangedSince: (tx, shopId, since) => onShopify(tx, shopId, (a) => shopifyOrdersChangedSince(a, since)),
-    readOrder: (tx, shopId, orderId) => onShopify(tx, shopId, (a) => readShopifyOrder(a, orderId)),
+    readOrder: (tx, shopId, orderId, readOptions) =>
+      onShopify(tx, shopId, (a) => readShopifyOrder(a, orderId, { customer: readOptions?.customer })),
     readVariantPrices: (tx, shopId, productId) => onShopify(tx, shopId, (a) => readShopifyVariantPrices(a, productId)),
     async editOrder(tx, shopId, orderId, changes, editOptions) {
       await onShopify(tx, shopId, async (a) => {

@@ -53,7 +53,8 @@ const TOPICS: Record<string, TopicRule> = {
   'refunds/create': { map: (body) => orderEvent('refund_created', body.order_id) },
   'inventory_levels/update': { map: levelEvent },
   'products/update': { map: productEvent },
-  // The payloads of these name a customer (e-mail, phone): Tare keeps none of it, not even in its inbox.
+  // The payloads of these name a customer (e-mail, phone): Tare keeps none of it, not even in its
+  // inbox; of customers/redact it keeps the ids of the orders whose customer it must forget.
   'app/uninstalled': {
     map: () => ({ kind: 'event', topic: 'app_uninstalled', payload: {} }),
     storeField: 'myshopify_domain',
@@ -64,7 +65,7 @@ const TOPICS: Record<string, TopicRule> = {
     storeField: 'shop_domain',
   },
   'customers/redact': {
-    map: () => ({ kind: 'event', topic: 'customers_redact', payload: {} }),
+    map: (body) => ({ kind: 'event', topic: 'customers_redact', payload: { orderIds: ordersToRedact(body) } }),
     storeField: 'shop_domain',
   },
   'shop/redact': {
@@ -129,6 +130,12 @@ function productEvent(body: Body): WebhookMeaning {
 }
 
 type Body = Record<string, unknown>;
+
+/** The orders a customers/redact names (`orders_to_redact`), as Tare's ids; what is not an id is left out. */
+function ordersToRedact(body: Body): string[] {
+  const ids = Array.isArray(body.orders_to_redact) ? body.orders_to_redact.map(shopifyId) : [];
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+}
 
 const asBody = (value: unknown): Body =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Body) : {};

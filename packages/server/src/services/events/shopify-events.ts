@@ -1,6 +1,7 @@
 import type { PlatformGateway } from '../../platform/gateway.js';
 import { rememberInventoryItems } from '../../platform/shopify/inventory-items.js';
 import type { Queryable } from '../../store/db.js';
+import { forgetOrderCustomers } from '../../store/repositories/order-bookings.js';
 import { holdEvent, type InboxEvent } from '../../store/repositories/platform-events.js';
 import { markConnectionFailed, shopifyConnectionStatus } from '../../store/repositories/shopify-connections.js';
 import { adoptVariantPrices } from '../../store/repositories/variant-prices.js';
@@ -57,8 +58,14 @@ export async function processShopifyEvent(
       return 'shop data deleted (shop/redact)';
     }
     case 'customers_data_request':
-    case 'customers_redact':
-      return 'acknowledged: Tare keeps no customer data';
+      // What Tare holds of a customer (the name and e-mail on the admin's list of orders) is
+      // Shopify's own order data, which the merchant answers the request from.
+      return 'acknowledged: Tare keeps only the name and e-mail Shopify shows on the orders';
+    case 'customers_redact': {
+      const { orderIds = [] } = event.payload as { orderIds?: string[] };
+      const forgotten = await forgetOrderCustomers(tx, event.shopId, orderIds);
+      return `customer forgotten on ${forgotten} of ${orderIds.length} order(s)`;
+    }
     default:
       return undefined;
   }

@@ -60,10 +60,16 @@ export interface OrderSyncResult {
 export async function syncOrder(tx: Queryable, gateway: PlatformGateway, sync: OrderSync): Promise<OrderSyncResult> {
   const { shopId, orderId } = sync;
   await lockOrderBookings(tx, shopId, orderId);
-  const order = await gateway.readOrder(tx, shopId, orderId, { forUpdate: true, platform: sync.platform });
+  // Who placed it is kept for the admin's list of orders, which reads no platform per row.
+  const order = await gateway.readOrder(tx, shopId, orderId, {
+    forUpdate: true,
+    customer: true,
+    platform: sync.platform,
+  });
   if (!order) return { found: false, booked: 0, skipped: [] };
   const context = await readOrderContext(tx, shopId, {
     id: orderId,
+    reference: { name: order.name, customer: order.customer ?? null },
     locationId: order.locationId,
     variantIds: [...new Set(order.lineItems.flatMap((l) => (l.variantId ? [l.variantId] : [])))],
   });

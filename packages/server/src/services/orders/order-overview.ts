@@ -52,10 +52,17 @@ export async function bookedOrdersPage(
  * One order as the admin shows it: its service-managed lines read exactly as `GET /orders/{id}`
  * reads them (another shop's order or an unknown one is not found), with the titles of its
  * products and variants, what Tare booked for it and the edits made through Tare; `platform` is
- * the platform's order (every line with its price as charged), `currency` the shop's.
+ * the platform's order (every line with its price as charged, its name and who placed it, read
+ * now), `currency` the shop's.
  */
 export async function orderDetail(deps: { db: Db; readOrder: OrderReader }, shopId: string, orderId: string) {
-  const { data: order, platform, currency } = await deps.readOrder.withPlatformOrder(shopId, orderId);
+  const {
+    data: order,
+    platform,
+    currency,
+  } = await deps.readOrder.withPlatformOrder(shopId, orderId, {
+    customer: true,
+  });
   const productIds = order.items.flatMap((item) => (item.productId ? [item.productId] : []));
   const variantIds = order.items.flatMap((item) => (item.variantId ? [item.variantId] : []));
   const [catalog, bookings, edits] = await Promise.all([

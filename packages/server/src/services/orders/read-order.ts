@@ -14,15 +14,17 @@ export async function lineVariantsOf(tx: Queryable, shopId: string, variantIds: 
 
 /**
  * GET /orders/{id}: the order's service-managed lines; another shop's order is 404.
- * `withPlatformOrder` reads the same and keeps the platform's order (every line as charged) and
- * the shop's currency, for the admin's order page.
+ * `withPlatformOrder` reads the same and keeps the platform's order (every line as charged, and
+ * with `customer` who placed it) and the shop's currency, for the admin's order page.
  */
 export function createOrderReader(deps: { db: Db; gateway: PlatformGateway; shops: ShopDirectory }) {
   async function withPlatformOrder(
     shopId: string,
     orderId: string,
+    options: { customer?: boolean } = {},
   ): Promise<{ data: { id: string; items: OrderItem[] }; platform: PlatformOrder; currency: string }> {
-    const order = await deps.gateway.readOrder(deps.db, shopId, orderId).catch((error: unknown) => {
+    const read = deps.gateway.readOrder(deps.db, shopId, orderId, { customer: options.customer });
+    const order = await read.catch((error: unknown) => {
       if (error instanceof PlatformUnavailableError) {
         throw new AppError('platform_unavailable', 'The platform could not be reached to read the order; try again.');
       }

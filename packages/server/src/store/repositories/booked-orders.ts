@@ -1,3 +1,4 @@
+import type { OrderCustomer } from '../../domain/order-reference.js';
 import type { Queryable } from '../db.js';
 
 /** Keyset position in the list of booked orders: newest first by (first seen, order id). */
@@ -9,6 +10,10 @@ export interface BookedOrderKey {
 
 export interface BookedOrder extends BookedOrderKey {
   seenAtDate: Date;
+  /** The order's name on the platform as of its last sync (`#1001`); null for one synced before Tare kept it. */
+  name: string | null;
+  /** Who placed it as of its last sync; null when nobody is known (a guest, withheld, redacted). */
+  customer: OrderCustomer | null;
   /** Lines Tare takes a measure off (a sale booking with a measure above zero). */
   measuredLines: number;
   /** Lines Tare could not book (unknown variant or location). */
@@ -30,13 +35,17 @@ export async function listBookedOrders(
     order_id: string;
     seen_at: string;
     seen_at_date: Date;
+    order_name: string | null;
+    customer_name: string | null;
+    customer_email: string | null;
     measured_lines: string;
     skipped_lines: number;
     cancelled: boolean;
     refunded: boolean;
   }>(
     `SELECT * FROM (
-       SELECT t.order_id, t.created_at::text AS seen_at, t.created_at AS seen_at_date,
+       SELECT t.order_id, t.created_at::text AS seen_at, t.created_at AS seen_at_date, t.order_name,
+         t.customer_name, t.customer_email,
          (SELECT count(DISTINCT b.line_item_id) FROM order_bookings b
            WHERE b.shop_id = t.shop_id AND b.order_id = t.order_id AND b.cause = 'sale' AND b.amount > 0)
            AS measured_lines,
@@ -56,6 +65,11 @@ export async function listBookedOrders(
     orderId: row.order_id,
     seenAt: row.seen_at,
     seenAtDate: row.seen_at_date,
+    name: row.order_name,
+    customer:
+      row.customer_name === null && row.customer_email === null
+        ? null
+        : { name: row.customer_name, email: row.customer_email },
     measuredLines: Number(row.measured_lines),
     skippedLines: row.skipped_lines,
     cancelled: row.cancelled,

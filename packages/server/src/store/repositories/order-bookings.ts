@@ -1,6 +1,7 @@
 import { type Booking, type BookingCause, bookingKey } from '../../domain/order-bookings.js';
 import { Dec, toPlainString } from '../../domain/decimal.js';
 import type { VariantFactorFields } from '../../domain/variant-factors.js';
+import type { OrderReference } from '../../domain/order-reference.js';
 import type { Queryable } from '../db.js';
 
 /**
@@ -69,7 +70,7 @@ export interface OrderContext {
 export async function readOrderContext(
   tx: Queryable,
   shopId: string,
-  order: { id: string; locationId: string; variantIds: string[] },
+  order: { id: string; locationId: string; variantIds: string[]; reference: OrderReference },
 ): Promise<OrderContext> {
   const { rows } = await tx.query<{
     is_new: boolean;
@@ -85,8 +86,15 @@ export async function readOrderContext(
       units: string;
     }[];
   }>(
+    // The reference is written by the insert for a new order, else by the update (which cannot
+    // see the row the insert adds: both read the statement's snapshot), only when it changed.
     `WITH tracked AS (
-       INSERT INTO tracked_orders (shop_id, order_id) VALUES ($1, $2) ON CONFLICT (shop_id, order_id) DO NOTHING RETURNING 1)
+       INSERT INTO tracked_orders (shop_id, order_id, order_name, customer_name, customer_email)
+       VALUES ($1, $2, $5, $6, $7) ON CONFLICT (shop_id, order_id) DO NOTHING RETURNING 1),
+     named AS (
+       UPDATE tracked_orders SET order_name = $5, customer_name = $6, customer_email = $7
+        WHERE shop_id = $1 AND order_id = $2
+          AND (order_name, customer_name, customer_email) IS DISTINCT FROM ($5::text, $6::text, $7::text))
      SELECT EXISTS (SELECT 1 FROM tracked) AS is_new,
        EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
        (SELECT follows_orders_since FROM shops WHERE id = $1) AS follows_orders_since,
@@ -96,7 +104,15 @@ export async function readOrderContext(
        COALESCE((SELECT json_agg(json_build_object('lineItemId', b.line_item_id, 'variantId', b.variant_id,
            'cause', b.cause, 'amount', b.amount::text, 'unit', b.unit, 'units', b.units::text))
          FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = $2), '[]') AS bookings`,
-    [shopId, order.id, order.locationId, order.variantIds],
+    [
+      shopId,
+      order.id,
+      order.locationId,
+      order.variantIds,
+      order.reference.name,
+      order.reference.customer?.name ?? null,
+      order.reference.customer?.email ?? null,
+    ],
   );
   const row = rows[0]!;
   const bookings = row.bookings.map((b): StoredBooking => ({
@@ -165,4 +181,15 @@ export async function listSkippedOrders(
     [shopId, limit],
   );
   return rows.map((r) => ({ orderId: r.order_id, skipped: r.skipped }));
+}
+
+/** Clears the customer kept on these orders (customers/redact); the number of orders that had one. */
+export async function forgetOrderCustomers(tx: Queryable, shopId: string, orderIds: string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const { rowCount } = await tx.query(
+    `UPDATE tracked_orders SET customer_name = NULL, customer_email = NULL
+      WHERE shop_id = $1 AND order_id = ANY($2::text[]) AND (customer_name IS NOT NULL OR customer_email IS NOT NULL)`,
+    [shopId, orderIds],
+  );
+  return rowCount;
 }

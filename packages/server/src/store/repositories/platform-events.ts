@@ -24,6 +24,8 @@ export type PlatformEventPayload =
   | { orderId: string }
   | { locationId: string; variantId: string; available?: number }
   | { productId: string; inventoryItems: { variantId: string; inventoryItemId: string }[] }
+  /** customers/redact: the orders whose customer Tare must forget (ids only, never the customer). */
+  | { orderIds: string[] }
   | Record<string, never>;
 
 export interface IncomingEvent {

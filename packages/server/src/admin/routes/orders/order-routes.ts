@@ -1,6 +1,7 @@
 import { OrderParams } from '@tare/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestFingerprint } from '../../../domain/idempotency-key.js';
+import { describeCustomer } from '../../../domain/order-reference.js';
 import { unitsOf } from '../../../domain/units.js';
 import { AppError, errors } from '../../../errors.js';
 import { bookedOrdersPage, orderDetail } from '../../../services/orders/order-overview.js';
@@ -49,7 +50,9 @@ export function orderRoutes(ctx: AdminContext) {
       if (!refused) return reply.redirect(`/admin/orders/${wanted}`, 303);
       issues = formIssues(errors.validation(refused, 'params'), { orderId: 'Order id' })!.issues;
     }
-    const { orders, nextCursor } = await bookedOrdersPage(ctx.db, staff.shopId, request.query.after);
+    const page = await bookedOrdersPage(ctx.db, staff.shopId, request.query.after);
+    const orders = page.orders.map((order) => ({ ...order, customerText: describeCustomer(order.customer) }));
+    const { nextCursor } = page;
     return sendPage(reply, wanted === undefined ? 200 : 400, 'orders', {
       title: 'Orders',
       current: 'orders',
@@ -89,7 +92,10 @@ export function orderRoutes(ctx: AdminContext) {
       ),
     }));
     return sendPage(reply, state.status ?? 200, 'order', {
-      title: `Order ${detail.order.id}`,
+      title: `Order ${detail.platform.name}`,
+      orderName: detail.platform.name,
+      customer: describeCustomer(detail.platform.customer),
+      hasCustomer: Boolean(detail.platform.customer),
       current: 'orders',
       staff,
       csrfToken: csrfTokenFor(request, reply),

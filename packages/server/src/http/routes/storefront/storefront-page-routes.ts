@@ -70,10 +70,16 @@ export function storefrontPageRoutes({ storefront }: { storefront: SandboxStoref
       }
     });
 
-    // A form post (no fields): places the order and shows it; the cart is consumed, so a second post is 422.
+    // A form post (the customer's name and e-mail, both optional): places the order and shows it;
+    // the cart is consumed, so a second post is 422.
     app.post(`${base}/checkout`, async (request: StorefrontRequest, reply) => {
       try {
-        const order = await storefront.checkout(request.params.domain, cartToken(request));
+        const form = (request.body ?? {}) as Record<string, unknown>;
+        const text = (name: string) => (typeof form[name] === 'string' ? form[name] : undefined);
+        const order = await storefront.checkout(request.params.domain, cartToken(request), {
+          name: text('name'),
+          email: text('email'),
+        });
         keepCart(request, reply, null);
         return sendStorefrontPage(reply, 200, 'order', { ...page(request, `Order ${order.id}`), order });
       } catch (error) {

@@ -77,6 +77,8 @@ export function orderAnswer(order: PlatformOrder, currency: string): SandboxOrde
   });
   return {
     id: order.id,
+    name: order.name,
+    customer: order.customer ?? null,
     status: order.status,
     location_id: order.locationId,
     line_items: lineItems,

@@ -3,7 +3,7 @@ import { AppError, errors } from '../../../errors.js';
 import type { Queryable } from '../../../store/db.js';
 import { locationExists } from '../../../store/repositories/locations.js';
 import { lockOrderBookings, shareShopOrders } from '../../../store/repositories/order-bookings.js';
-import type { PlatformOrder, PlatformRefund } from '../../gateway.js';
+import type { OrderCustomer, PlatformOrder, PlatformRefund } from '../../gateway.js';
 import { moveLocalLevels } from '../levels-repository.js';
 import { readLocalOrder, touchOrder, upsertLineItem, upsertOrder } from '../orders-repository.js';
 import { readCart } from './carts.js';
@@ -61,7 +61,7 @@ export async function checkout(
     throw errors.notFound('location', locationId);
   }
   const [orderId, ...lineIds] = await nextPlatformIds(tx, lines.length + 1);
-  await upsertOrder(tx, shopId, { id: orderId!, status: 'open', locationId });
+  await upsertOrder(tx, shopId, { id: orderId!, status: 'open', locationId, customer: checkoutCustomer(body) });
   for (const [position, line] of lines.entries()) {
     await upsertLineItem(tx, shopId, {
       orderId: orderId!,
@@ -83,6 +83,13 @@ export async function checkout(
   await deleteCart(tx, shopId, token);
   await emit(shopId, 'order_placed', { orderId: orderId! });
   return (await readLocalOrder(tx, shopId, orderId!, false))!;
+}
+
+/** What the checkout was told of its customer, trimmed; null for a guest who gave neither. */
+function checkoutCustomer(body: SandboxCheckoutBody): OrderCustomer | null {
+  const name = body.customer?.name?.trim() || null;
+  const email = body.customer?.email?.trim() || null;
+  return name === null && email === null ? null : { name, email };
 }
 
 /**
