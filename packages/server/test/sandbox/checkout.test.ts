@@ -62,6 +62,8 @@ describe.each(testDrivers())('POST /sandbox/carts/{token}/checkout on $name', ({
       expect(res.status).toBe(201);
       const order = {
         id: expect.stringMatching(/^[0-9]+$/),
+        name: '#1001',
+        customer: null,
         status: 'open',
         location_id: '70001',
         line_items: [
@@ -122,6 +124,50 @@ describe.each(testDrivers())('POST /sandbox/carts/{token}/checkout on $name', ({
           payload: { orderId: res.body.order.id },
         },
       ]);
+    });
+
+    it('when the customer gives a name and an e-mail, then the order keeps them and the shop numbers its orders from #1001', async () => {
+      const { key } = await seedShop(db, stockedShop());
+      const first = await send(
+        server,
+        key,
+        'POST',
+        `/sandbox/carts/${await cartWith(key, [{ id: 2001, quantity: 1 }])}/checkout`,
+        {
+          customer: { name: '  Ada Lovelace ', email: 'ada@example.com' },
+        },
+      );
+      const second = await send(
+        server,
+        key,
+        'POST',
+        `/sandbox/carts/${await cartWith(key, [{ id: 2001, quantity: 1 }])}/checkout`,
+        {
+          customer: { email: 'guest@example.com' },
+        },
+      );
+      const other = await seedShop(db, stockedShop());
+      const elsewhere = await send(
+        server,
+        other.key,
+        'POST',
+        `/sandbox/carts/${await cartWith(other.key, [{ id: 2001, quantity: 1 }])}/checkout`,
+        {},
+      );
+
+      expect([first.status, second.status, elsewhere.status]).toEqual([201, 201, 201]);
+      expect(first.body.order).toMatchObject({
+        name: '#1001',
+        customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      });
+      expect(second.body.order).toMatchObject({ name: '#1002', customer: { name: null, email: 'guest@example.com' } });
+      // Each shop counts its own orders, as each Shopify store does.
+      expect(elsewhere.body.order).toMatchObject({ name: '#1001', customer: null });
+      const read = await call(server, `/sandbox/orders/${first.body.order.id}`, { key });
+      expect(read.body.order).toMatchObject({
+        name: '#1001',
+        customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      });
     });
 
     it('when a location is given, then the order is sold from there', async () => {
@@ -247,6 +293,9 @@ describe.each(testDrivers())('POST /sandbox/carts/{token}/checkout on $name', ({
     it.each([
       ['an unknown field', { location: '70001' }, '/location'],
       ['a location id that is not an id', { locationId: 70001 }, '/locationId'],
+      ['an e-mail that is not one', { customer: { email: 'ada at example.com' } }, '/customer/email'],
+      ['a blank name', { customer: { name: '   ' } }, '/customer/name'],
+      ['an unknown customer field', { customer: { phone: '+15550100' } }, '/customer/phone'],
     ])('when the body has %s, then it is 400 at it', async (_name, body, path) => {
       const { key } = await seedShop(db, stockedShop());
       const token = await cartWith(key, [{ id: 2001, quantity: 1 }]);

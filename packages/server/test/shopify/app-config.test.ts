@@ -29,6 +29,8 @@ const OPERATION_SCOPES: Record<string, string[]> = {
   InventoryLevelsAtLocation: ['read_inventory', 'read_locations'],
   SetInventoryQuantities: ['write_inventory'],
   ReadOrder: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'read_assigned_fulfillment_orders'],
+  // Level 2 protected customer data besides (name, e-mail): no scope, an approval Shopify may withhold.
+  OrderCustomer: ['read_orders'],
   RefundLineItems: ['read_orders'],
   OrdersChangedSince: ['read_orders'],
   OrderEditBegin: ['write_order_edits'],

@@ -68,6 +68,7 @@ describe('the cost of Tare’s Shopify queries', () => {
     // An order of two lines with one refund, the coffee shop's two variants at one location.
     const orderId = fake.placeOrder({
       locationId: '70001',
+      customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
       lines: [
         { variantId: '2001', quantity: 1 },
         { variantId: '2002', quantity: 2 },
@@ -99,6 +100,7 @@ describe('the cost of Tare’s Shopify queries', () => {
         },
       ],
       [operations.READ_ORDER, { id: `gid://shopify/Order/${orderId}` }],
+      [operations.ORDER_CUSTOMER, { id: `gid://shopify/Order/${orderId}` }],
       [operations.REFUND_LINE_ITEMS, { id: `gid://shopify/Refund/${refundId}` }],
       [operations.ORDERS_CHANGED_SINCE, { query: null }],
       [

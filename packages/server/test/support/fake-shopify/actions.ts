@@ -1,4 +1,12 @@
-import { applyOrderEdit, cancelOrder, newLine, type OrderLineInput, placeOrder, refundOrder } from './orders.js';
+import {
+  applyOrderEdit,
+  cancelOrder,
+  newLine,
+  type OrderCustomerInput,
+  type OrderLineInput,
+  placeOrder,
+  refundOrder,
+} from './orders.js';
 import {
   compliancePayload,
   orderEditedPayload,
@@ -41,12 +49,12 @@ export function createActions(
 ) {
   return {
     /** A customer checks out at a location: stock is committed, orders/create is sent. Returns the order id. */
-    placeOrder(input: { locationId: string; lines: PlaceOrderLine[] }): string {
+    placeOrder(input: { locationId: string; lines: PlaceOrderLine[] } & OrderCustomerInput): string {
       const lines: OrderLineInput[] = input.lines.map((l) => ({
         ...l,
         customAttributes: attributes(l.customAttributes),
       }));
-      const order = placeOrder(store, { locationId: input.locationId, lines });
+      const order = placeOrder(store, { ...input, lines });
       webhooks.emit('orders/create', orderPayload(store, order));
       return order.id;
     },

@@ -34,12 +34,30 @@ function newLine(store: FakeStore, input: OrderLineInput): FakeLine {
   };
 }
 
-export function placeOrder(store: FakeStore, input: { locationId: string; lines: OrderLineInput[] }): FakeOrder {
+/** Who checks out: an e-mail and/or a customer account; neither is a guest who gave nothing. */
+export interface OrderCustomerInput {
+  email?: string;
+  customer?: { firstName?: string; lastName?: string; email?: string };
+}
+
+export function placeOrder(
+  store: FakeStore,
+  input: { locationId: string; lines: OrderLineInput[] } & OrderCustomerInput,
+): FakeOrder {
   if (!store.locations.has(input.locationId)) throw new Error(`The fake Shopify has no location ${input.locationId}`);
   const at = store.now();
   const order: FakeOrder = {
     id: store.nextId(),
     name: store.nextOrderName(),
+    email: input.email ?? input.customer?.email ?? null,
+    customer: input.customer
+      ? {
+          id: store.nextId(),
+          firstName: input.customer.firstName ?? null,
+          lastName: input.customer.lastName ?? null,
+          email: input.customer.email ?? input.email ?? null,
+        }
+      : null,
     locationId: input.locationId,
     fulfillmentOrderId: store.nextId(),
     createdAt: at,

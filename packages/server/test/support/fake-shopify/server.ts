@@ -226,7 +226,9 @@ export function createFakeShopifyServer(deps: ServerDeps): Server {
     const actual = Math.min(requested.cost, actualCost(costInput, result.data as Record<string, unknown> | null));
     deps.bucket.giveBack(requested.cost - actual);
     call.actualCost = actual;
-    const reasons = [...rejections, ...(result.errors ?? []).map((e) => e.message)];
+    // A refusal of protected customer data is Shopify answering, not a query that drifted.
+    const drifted = (result.errors ?? []).filter((e) => e.extensions?.code !== 'ACCESS_DENIED');
+    const reasons = [...rejections, ...drifted.map((e) => e.message)];
     if (reasons.length > 0) deps.invalidQueries.push({ query: request.query, operationName, variables, reasons });
 
     if (deps.faults.takeLostAnswer([call.operationName ?? '', ...call.rootFields])) {

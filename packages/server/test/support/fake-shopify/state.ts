@@ -117,9 +117,21 @@ export interface FakeRefund {
   lines: FakeRefundLine[];
 }
 
+/** A customer account of the shop (https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Customer). */
+export interface FakeCustomer {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+}
+
 export interface FakeOrder {
   id: string;
   name: string;
+  /** The e-mail the checkout was given (Order.email); null for a guest who gave none. */
+  email: string | null;
+  /** Null for a checkout without a customer account (a guest). */
+  customer: FakeCustomer | null;
   locationId: string;
   fulfillmentOrderId: string;
   createdAt: number;
@@ -219,6 +231,12 @@ export class FakeStore {
   ]);
   /** What `shop.features.cartTransform.eligibleOperations` answers: a standard plan cannot update lines. */
   cartTransform = { expandOperation: true, mergeOperation: true, updateOperation: false };
+  /**
+   * Whether the app may read protected customer data of level 2 (names, e-mails): an approved
+   * public app, or a custom app on a store on the Shopify plan or above. Without it, Shopify
+   * answers those fields with ACCESS_DENIED (https://shopify.dev/docs/apps/launch/protected-customer-data).
+   */
+  protectedCustomerData = true;
   /** The calling app's API client id, which its `$app` namespaces resolve to. */
   readonly appId = '3141592';
   private counter = 900_000_000;

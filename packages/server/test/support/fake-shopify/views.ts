@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { GraphQLError } from 'graphql';
 import { connection, type PageArgs } from './connection.js';
 import { gid, inventoryLevelGid } from './gid.js';
 import type {
   FakeAdjustmentGroup,
+  FakeCustomer,
   FakeLevel,
   FakeLine,
   FakeLocation,
@@ -160,6 +162,32 @@ export function lineView(store: FakeStore, order: FakeOrder, line: FakeLine) {
   };
 }
 
+/**
+ * A field of protected customer data (level 2: names, e-mails): its value, or Shopify's refusal
+ * when the app may not read it, an error at the field's path with the rest of the answer intact.
+ * https://shopify.dev/docs/apps/launch/protected-customer-data
+ */
+function protectedField<T>(store: FakeStore, value: T): T {
+  if (store.protectedCustomerData) return value;
+  throw new GraphQLError(
+    'This app is not approved to access the Customer object. See https://partners.shopify.com for more details.',
+    { extensions: { code: 'ACCESS_DENIED' } },
+  );
+}
+
+/** https://shopify.dev/docs/api/admin-graphql/2026-04/objects/Customer (displayName: the full name, else the e-mail) */
+function customerView(customer: FakeCustomer) {
+  const fullName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
+  return {
+    __typename: 'Customer',
+    id: gid('Customer', customer.id),
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: customer.email,
+    displayName: fullName || customer.email || '',
+  };
+}
+
 export function orderView(store: FakeStore, order: FakeOrder) {
   const location = store.locations.get(order.locationId)!;
   const refunds = () => order.refundIds.map((id) => store.refunds.get(id)!);
@@ -169,6 +197,8 @@ export function orderView(store: FakeStore, order: FakeOrder) {
     id: gid('Order', order.id),
     legacyResourceId: order.id,
     name: order.name,
+    email: () => protectedField(store, order.email),
+    customer: () => protectedField(store, order.customer && customerView(order.customer)),
     createdAt: iso(order.createdAt),
     updatedAt: iso(order.updatedAt),
     processedAt: iso(order.createdAt),
