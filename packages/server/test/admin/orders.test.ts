@@ -6,6 +6,7 @@ import type { ImportShop } from '../../src/services/catalog-import/import-docume
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { buy } from '../sandbox/support.js';
 import { formFields, signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
 
@@ -125,17 +126,30 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
 
   test('when the orders page is opened, then it lists the booked orders and opens one with its measured lines', async () => {
     await page.getByRole('link', { name: 'Orders' }).click();
-    const listed = await page.locator('#orders tbody tr td:first-child').allTextContents();
-    expect(listed).toEqual(expect.arrayContaining(['Order 5001', 'Order 5002', 'Order 5003', 'Order 5004']));
-    expect(listed).not.toContain('Order 5005');
-    expect(listed).not.toContain('Order 6001');
-    const row = await page.locator('#orders tbody tr', { hasText: 'Order 5001' }).getByRole('cell').allTextContents();
-    expect([row[1], row[3], row[4]]).toEqual(['booked', '2', '—']);
+    // Each order by its name on the platform (the sandbox numbers a shop's orders from #1001).
+    const links = page.locator('#orders tbody tr td:first-child a');
+    const listed = await links.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        ['#1001', '/admin/orders/5001'],
+        ['#1002', '/admin/orders/5002'],
+        ['#1003', '/admin/orders/5003'],
+        ['#1004', '/admin/orders/5004'],
+      ]),
+    );
+    const hrefs = listed.map(([, href]) => href);
+    expect(hrefs).not.toContain('/admin/orders/5005');
+    expect(hrefs).not.toContain('/admin/orders/6001');
+    const row = await page.locator('#orders tbody tr', { hasText: '#1001' }).getByRole('cell').allTextContents();
+    // Imported orders name no customer.
+    expect([row[1], row[2], row[4], row[5]]).toEqual(['No customer', 'booked', '2', '—']);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, `${driver.name}-orders`);
 
-    await page.getByRole('link', { name: 'Order 5001' }).click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order 5001');
+    await page.getByRole('link', { name: '#1001', exact: true }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order #1001');
+    expect(await page.locator('#order-id').textContent()).toBe('5001');
+    expect(await page.locator('#order-customer').textContent()).toBe('No customer');
     const lines = page.locator('#lines tbody tr');
     expect(await lines.count()).toBe(2);
     expect(await lines.nth(0).getByRole('cell').allTextContents()).toEqual([
@@ -159,7 +173,7 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
     // 2 × $30.00 and 1 × $60.00 measured, and a line of 1 × $24.00 the platform keeps.
     expect(await page.locator('#measured-total').textContent()).toBe('$120.00');
     expect(await page.locator('#order-total').textContent()).toBe('$144.00');
-    expect(await page.locator('#order-summary dt').nth(1).textContent()).toBe('Order total (3 lines)');
+    expect(await page.locator('#order-summary dt').nth(3).textContent()).toBe('Order total (3 lines)');
     expect(await page.locator('#lines tfoot').textContent()).toMatch(/Measured lines\s*\$120\.00/);
     // The hostile title is text everywhere on the page, never an element.
     expect(await page.locator('main img').count()).toBe(0);
@@ -285,13 +299,42 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
     const second = await page.locator('#orders tbody tr td:first-child').allTextContents();
     expect(await page.getByRole('link', { name: 'Older orders →' }).count()).toBe(0);
     expect(first).toHaveLength(50);
-    expect([...first, ...second]).toEqual(ids.reverse().map((id) => `Order ${id}`));
+    // Imported in id order, 7001 is the shop's #1001.
+    expect([...first, ...second]).toEqual(ids.reverse().map((id) => `#${Number(id) - 6000}`));
     await page.getByRole('link', { name: '← Newest orders' }).click();
-    expect(await page.locator('#orders tbody tr td:first-child').first().textContent()).toBe('Order 7053');
+    expect(await page.locator('#orders tbody tr td:first-child').first().textContent()).toBe('#1053');
 
     const forged = await page.request.get(`${server.url}/admin/orders?after=not-a-cursor`);
     expect(forged.status()).toBe(400);
     expect(await forged.text()).toContain('After is not a cursor this page issued.');
+  });
+
+  test('when sandbox customers check out, then the list and the order page show each order’s name and customer, a guest as No customer', async () => {
+    const hostile = '<script>alert(1)</script> Ada';
+    const measured = [{ id: 2001, quantity: 1, properties: { _svc_data: svc(1.25, 'kg') } }];
+    const named = await buy(server, shop.key, measured, { customer: { name: hostile, email: 'ada@example.com' } });
+    const guest = await buy(server, shop.key, measured);
+    await server.services.inbox.drainNow();
+    // The shop's imported orders are #1001 to #1005 (the measured stock they take is no other test's).
+    expect([named.name, guest.name]).toEqual(['#1006', '#1007']);
+
+    await page.goto(`${server.url}/admin/orders`);
+    const cells = (name: string) =>
+      page.locator('#orders tbody tr', { hasText: name }).getByRole('cell').allTextContents();
+    expect((await cells('#1006')).slice(0, 2)).toEqual(['#1006', `${hostile} <ada@example.com>`]);
+    expect((await cells('#1007')).slice(0, 2)).toEqual(['#1007', 'No customer']);
+    // The name is text, never markup (a script that ran would have opened a dialog).
+    expect(await page.locator('main script').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, `${driver.name}-orders-customers`);
+
+    await page.getByRole('link', { name: '#1006', exact: true }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order #1006');
+    expect(await page.locator('#order-customer').textContent()).toBe(`${hostile} <ada@example.com>`);
+    expect(await page.locator('#order-id').textContent()).toBe(named.id);
+    expect(await page.locator('main script').count()).toBe(0);
+    await page.goto(`${server.url}/admin/orders/${guest.id}`);
+    expect(await page.locator('#order-customer').textContent()).toBe('No customer');
   });
 
   test("when another shop's order is opened or edited, or a form comes without its CSRF token, then it is refused", async () => {

@@ -27,7 +27,7 @@ export async function buy(
   server: RunningServer,
   key: string,
   items: { id: number | string; quantity: number; properties?: unknown }[],
-  checkout: { locationId?: string } = {},
+  checkout: { locationId?: string; customer?: { name?: string; email?: string } } = {},
 ): Promise<any> {
   const token = await newCart(server, key);
   const added = await send(server, key, 'POST', `/sandbox/carts/${token}/add`, { items });

@@ -100,14 +100,15 @@ describe.each(testDrivers())('Shopify webhooks end to end on %s', (driver) => {
     expect(released?.held).toBe(false);
   });
 
-  it('when Shopify asks for or to redact a customer’s data, then it is acknowledged and nothing about the customer is kept', async () => {
+  it('when Shopify asks for or to redact a customer’s data, then it is acknowledged and nothing about the customer is kept in the inbox', async () => {
     fake.customersDataRequest({ id: '77', email: 'jane@example.com', phone: '+15550100', orderIds: ['5001'] });
     fake.customersRedact({ id: '77', email: 'jane@example.com', phone: '+15550100', orderIds: ['5001'] });
     await settle();
     const rows = await inboxRows(db, shopId);
     expect(rows.map(({ topic, status, payload }) => ({ topic, status, payload }))).toEqual([
       { topic: 'customers_data_request', status: 'processed', payload: {} },
-      { topic: 'customers_redact', status: 'processed', payload: {} },
+      // Of a redaction, Tare keeps the ids of the orders whose customer it forgets (admin's list).
+      { topic: 'customers_redact', status: 'processed', payload: { orderIds: ['5001'] } },
     ]);
     const { rows: everything } = await db.query<{ dump: string }>(
       `SELECT string_agg(t::text, ' ') AS dump FROM platform_events t WHERE shop_id = $1`,
