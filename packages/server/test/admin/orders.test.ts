@@ -4,8 +4,10 @@ import type { RunningServer } from '../../src/main.js';
 import { upsertLineItem, upsertOrder } from '../../src/platform/local/orders-repository.js';
 import type { ImportShop } from '../../src/services/catalog-import/import-document.js';
 import type { Db } from '../../src/store/db.js';
+import { loadShopifyConnection } from '../../src/store/repositories/shopify-connections.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { LOC, type ShopifyShop, startShopifyShop, svcData } from '../support/shopify-shop.js';
 import { buy } from '../sandbox/support.js';
 import { formFields, signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
@@ -358,5 +360,95 @@ describe.each(testDrivers())('admin orders pages in Chromium on $name', (driver)
 
     await page.goto(`${server.url}/admin/orders/6001`);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});
+
+describe.each(testDrivers())('admin orders of a Shopify shop in Chromium on $name', (driver) => {
+  let db: Db;
+  let shop: ShopifyShop;
+  let browser: TestBrowser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    db = await driver.create();
+    shop = await startShopifyShop(db, { stock: { kg: 20.5 } });
+    browser = await launchBrowser();
+    const staff = await staffWithPassword(db, shop.domain);
+    context = await browser.newContext();
+    page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      throw new Error(`a dialog opened: ${dialog.message()}`);
+    });
+    await signIn(page, shop.server, staff.email, staff.password);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    shop?.server.app.server.closeAllConnections();
+    await shop?.close();
+    await db?.close();
+  });
+
+  const measured = [{ variantId: '2001', quantity: 1, customAttributes: svcData(1.25, 'kg') }];
+  const cells = async (name: string) =>
+    (await page.locator('#orders tbody tr', { hasText: name }).getByRole('cell').allTextContents()).slice(0, 2);
+
+  test('when Shopify sends orders/create with a name and a customer, then the list and the order page show them; a guest and a redacted customer show No customer', async () => {
+    const hopper = shop.fake.placeOrder({
+      locationId: LOC,
+      lines: measured,
+      customer: { firstName: 'Grace', lastName: '<b>Hopper</b>', email: 'grace@example.com' },
+    });
+    const guest = shop.fake.placeOrder({ locationId: LOC, lines: measured });
+    await shop.settle();
+
+    await page.goto(`${shop.server.url}/admin/orders`);
+    // Shopify's own names: Order.name and Customer.displayName (its first and last name).
+    expect(await cells('#1001')).toEqual(['#1001', 'Grace <b>Hopper</b> <grace@example.com>']);
+    expect(await cells('#1002')).toEqual(['#1002', 'No customer']);
+    expect(await page.locator('main b').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: '#1001', exact: true }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order #1001');
+    expect(await page.locator('#order-id').textContent()).toBe(hopper);
+    expect(await page.locator('#order-customer').textContent()).toBe('Grace <b>Hopper</b> <grace@example.com>');
+    await page.goto(`${shop.server.url}/admin/orders/${guest}`);
+    expect(await page.locator('#order-customer').textContent()).toBe('No customer');
+
+    // customers/redact names the orders whose customer Tare must forget.
+    shop.fake.customersRedact({ id: '1', email: 'grace@example.com', orderIds: [hopper] });
+    await shop.settle();
+    await page.goto(`${shop.server.url}/admin/orders`);
+    expect(await cells('#1001')).toEqual(['#1001', 'No customer']);
+    const { rows } = await db.query('SELECT customer_name, customer_email FROM tracked_orders WHERE shop_id = $1', [
+      shop.shopId,
+    ]);
+    expect(rows).toEqual([
+      { customer_name: null, customer_email: null },
+      { customer_name: null, customer_email: null },
+    ]);
+  });
+
+  test('when Shopify withholds customers from the app (no protected customer data), then the order is booked and named, its customer is No customer, and the sync goes on', async () => {
+    shop.fake.state.protectedCustomerData = false;
+    try {
+      const withheld = shop.fake.placeOrder({
+        locationId: LOC,
+        lines: measured,
+        email: 'kept@example.com',
+        customer: { firstName: 'Kept', lastName: 'Private' },
+      });
+      await shop.settle();
+      await page.goto(`${shop.server.url}/admin/orders`);
+      expect(await cells('#1003')).toEqual(['#1003', 'No customer']);
+      await page.goto(`${shop.server.url}/admin/orders/${withheld}`);
+      expect(await page.locator('#order-customer').textContent()).toBe('No customer');
+      expect(await page.locator('#lines tbody tr').count()).toBe(1);
+      expect((await loadShopifyConnection(db, shop.shopId, shop.keyring))?.status).toBe('active');
+    } finally {
+      shop.fake.state.protectedCustomerData = true;
+    }
   });
 });
