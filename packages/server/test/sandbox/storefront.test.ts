@@ -101,7 +101,38 @@ describe.each(testDrivers())('sandbox storefront on $name', ({ create }) => {
       expect(page.text).toContain('$30.00');
       const order = await call(server, `/sandbox/orders/${orderId}`, { key });
       expect(order.body.order.line_items.map((l: any) => [l.quantity, l.price])).toEqual([[1, 3000]]);
+      // Nothing typed in the form's optional fields: a guest.
+      expect([order.body.order.name, order.body.order.customer]).toEqual(['#1001', null]);
       expect((await browser.request('cart.js')).body.items).toEqual([]);
+    });
+
+    it('when the customer types a name and an e-mail at checkout, then the order is placed for them and the page names the order', async () => {
+      const { domain, key } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+      await browser.add([measured(1.25)]);
+      const form = await browser.request('cart');
+      expect(form.text).toContain('name="name"');
+      expect(form.text).toContain('name="email" type="email"');
+
+      const page = await browser.checkout({ name: ' <i>Ada</i> Lovelace ', email: 'ada@example.com' });
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Order <strong id="order-name">#1001</strong> is placed for');
+      expect(page.text).toContain('&lt;i&gt;Ada&lt;/i&gt; Lovelace');
+      const orderId = /data-order-id="(\d+)"/.exec(page.text)?.[1];
+      const order = await call(server, `/sandbox/orders/${orderId}`, { key });
+      expect(order.body.order.customer).toEqual({ name: '<i>Ada</i> Lovelace', email: 'ada@example.com' });
+    });
+
+    it('when the e-mail typed at checkout is not one, then it is 400 in words, nothing is placed and the cart is kept', async () => {
+      const { domain } = await seedShop(db, storefrontShop());
+      const browser = visitor(server, domain);
+      await browser.add([measured(1.25)]);
+
+      const page = await browser.checkout({ name: 'Ada', email: 'ada at example' });
+      expect(page.status).toBe(400);
+      expect(page.text).toContain('is not an e-mail address: type one like ada@example.com, or leave it blank.');
+      expect((await browser.request('cart.js')).body.items).toHaveLength(1);
+      expect((await browser.checkout({ email: ' ' })).status).toBe(200);
     });
 
     it('when a product page is opened, then it renders the picker with each variant’s metafield document and the shop’s labels, ?variant= selecting one', async () => {

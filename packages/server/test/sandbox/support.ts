@@ -117,11 +117,12 @@ export function visitor(server: RunningServer, domain: string) {
     request,
     add: (items: unknown[]) => json('cart/add.js', { items }),
     change: (key: string, quantity: number) => json('cart/change.js', { key, quantity }),
-    checkout: () =>
+    /** Posts the cart page's checkout form, with the customer's name and e-mail when typed. */
+    checkout: (typed: { name?: string; email?: string } = {}) =>
       request('checkout', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: '',
+        body: new URLSearchParams(typed).toString(),
       }),
     get cookie() {
       return cookie;
