@@ -13,6 +13,7 @@
  */
 import { rmSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,12 @@ export interface TareProcess {
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Starts it again on the same store and port; resolves once it listens. */
   start(): Promise<void>;
+  /**
+   * Follows a guide's reset line, `rm -rf .tare && npm start` (PGlite): stops the server, deletes
+   * its store's folder and starts again on the same port, which migrates an empty store and loads
+   * the demo shop afresh; resolves the new demo key that start prints.
+   */
+  resetStore(): Promise<string>;
   /** Opens the server's store in this process to inspect it; on PGlite only while the server is stopped. */
   openStore(): Promise<Db>;
   /** Runs `tare <args>` against the same store. */
@@ -78,16 +85,20 @@ export async function startTare(kind: StoreKind = 'pglite', options: StartOption
   const env = userEnv({ ...store.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
   let server: GroupProcess | undefined;
   let firstOutput = '';
+  /** What the running server has printed so far. */
+  let output = '';
 
   const start = async () => {
     const proc = spawnGroup(process.execPath, [BIN, 'serve'], { cwd: REPO_ROOT, env, signal });
     server = proc;
     let stdout = '';
     let stderr = '';
+    output = '';
     proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await new Promise<void>((resolve, reject) => {
       proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
+        output += chunk;
         if (stdout.includes('Tare is listening on')) resolve();
       });
       void proc.exited.then(({ code, signal: by }) =>
@@ -127,6 +138,18 @@ export async function startTare(kind: StoreKind = 'pglite', options: StartOption
     storeEnv: { ...store.env },
     stop,
     start,
+    async resetStore() {
+      const dir = store.env.TARE_DATA_DIR;
+      if (!dir) throw new Error('only a PGlite store is reset by deleting its folder');
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+      await start();
+      // The key is printed once the server listens: wait for its line, as a reader reads it.
+      for (let waited = 0; !DEMO_KEY.test(output) && waited < 10_000; waited += 50) await sleep(50);
+      const key = DEMO_KEY.exec(output)?.[1];
+      if (!key) throw new Error(`no demo key after the reset's start:\n${output}`);
+      return key;
+    },
     openStore: () => openDb({ databaseUrl: store.env.DATABASE_URL, dataDir: store.env.TARE_DATA_DIR }),
     cli: (args) => run([BIN, ...args], env, signal),
     example: (script, args) =>

@@ -147,7 +147,7 @@ describe.each(testDrivers())('Shopify webhook intake on %s', (driver) => {
       ],
       [
         'customers/redact',
-        `{"shop_id": 1, "shop_domain": "${shop.store}", "customer": {"id": 7, "email": "jane@example.com", "phone": "555"}}`,
+        `{"shop_id": 1, "shop_domain": "${shop.store}", "customer": {"id": 7, "email": "jane@example.com", "phone": "555"}, "orders_to_redact": [9007199254740993, "gid://shopify/Order/5", "nope"]}`,
       ],
     ];
     for (const [topic, body] of deliveries) {
@@ -171,7 +171,8 @@ describe.each(testDrivers())('Shopify webhook intake on %s', (driver) => {
         },
       },
       { topic: 'customers_data_request', payload: {} },
-      { topic: 'customers_redact', payload: {} },
+      // Only the ids of the orders whose customer Tare forgets (what is not an id is left out).
+      { topic: 'customers_redact', payload: { orderIds: ['9007199254740993', '5'] } },
     ]);
     expect(JSON.stringify(rows)).not.toContain('jane@example.com');
   });
