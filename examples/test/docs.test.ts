@@ -162,19 +162,22 @@ describe('docs/guides', () => {
         const how = result.timedOut ? `was killed after ${RUN_LIMIT_MS} ms` : 'failed';
         expect(result.code, `${where} ${how}:\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(0);
         if (again) {
-          // As its top says: stop Tare, `rm -rf .tare && npm start`, export the new key, run it
-          // again, on the same address and (for Shopify) the same store, which keeps what the
-          // first run did there (webhooks, the cart transform, metafield definitions).
+          // As its top says: stop Tare, `rm -rf .tare && npm start`, export the new key, and run it
+          // again on the same address; a Shopify guide on a new store too, as its top asks (the
+          // first run's stock and orders stay in the old one).
           const apiKey = await tare.resetStore();
+          const store = shopify ? await startGuideShopify({ url: tare.url, apiKey }) : undefined;
+          if (store) onTestFinished(() => store.fake.close());
           const rerun = await run(
             process.execPath,
             ['--import', 'tsx', snippetFile(guide)],
-            { ...env, TARE_API_KEY: apiKey },
+            { ...env, ...store?.env, TARE_API_KEY: apiKey },
             signal,
           );
           expect(rerun.code, `${where}, run again after its reset line, failed:\n${rerun.stdout}${rerun.stderr}`).toBe(
             0,
           );
+          store?.fake.assertNoInvalidQueries();
         }
         shopify?.fake.assertNoInvalidQueries();
       },
