@@ -3,7 +3,8 @@ import type { OrderCustomer, PlatformLineItem, PlatformOrder, PlatformRefund } f
 
 /**
  * An order row of the embedded platform: the port's order without its lines and refunds. Its
- * name is given when it is first stored; the customer is kept when absent (a status change).
+ * number is given when it is first stored (numberOrder), and its customer is the one it was first
+ * stored with: a later upsert (a status change, an import run again) changes neither.
  */
 export type LocalOrder = Omit<PlatformOrder, 'lineItems' | 'refunds' | 'createdAt' | 'name' | 'customer'> & {
   customer?: OrderCustomer | null;
