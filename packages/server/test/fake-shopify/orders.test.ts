@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ORDER_EDIT_BEGIN,
   ORDER_EDIT_COMMIT,
+  ORDER_CUSTOMER,
   ORDER_EDIT_SET_QUANTITY,
   ORDERS_CHANGED_SINCE,
   READ_ORDER,
@@ -34,6 +35,54 @@ async function readOrder(id: string) {
   const { body } = await adminRequest(fake, READ_ORDER, { id: `gid://shopify/Order/${id}` });
   return body.data.order;
 }
+
+describe('who placed an order', () => {
+  const customerOf = async (id: string) =>
+    (await adminRequest(fake, ORDER_CUSTOMER, { id: `gid://shopify/Order/${id}` })).body;
+
+  it('when an order has a customer, then Order.name, Order.email and Customer.displayName read as Shopify documents them', async () => {
+    const id = fake.placeOrder({
+      locationId: '70001',
+      lines: [{ variantId: '2001', quantity: 1 }],
+      customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+    });
+    const nameless = fake.placeOrder({
+      locationId: '70001',
+      lines: [{ variantId: '2001', quantity: 1 }],
+      customer: { email: 'only@example.com' },
+    });
+    const guest = fake.placeOrder({ locationId: '70001', lines: [{ variantId: '2001', quantity: 1 }] });
+    expect((await readOrder(id)).name).toBe('#1001');
+    expect((await customerOf(id)).data.order).toEqual({
+      email: 'ada@example.com',
+      customer: { displayName: 'Ada Lovelace' },
+    });
+    // displayName falls back to the e-mail when the customer has no name.
+    expect((await customerOf(nameless)).data.order.customer).toEqual({ displayName: 'only@example.com' });
+    expect((await customerOf(guest)).data.order).toEqual({ email: null, customer: null });
+  });
+
+  it('when the app may not read protected customer data, then those fields are ACCESS_DENIED and the rest of the answer stands', async () => {
+    fake.state.protectedCustomerData = false;
+    const id = fake.placeOrder({
+      locationId: '70001',
+      lines: [{ variantId: '2001', quantity: 1 }],
+      customer: { firstName: 'Ada', email: 'ada@example.com' },
+    });
+    const body = await customerOf(id);
+    expect(body.data.order).toEqual({ email: null, customer: null });
+    expect(
+      body.errors.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path]),
+    ).toEqual([
+      ['ACCESS_DENIED', ['order', 'email']],
+      ['ACCESS_DENIED', ['order', 'customer']],
+    ]);
+    // The order itself reads as before.
+    expect((await readOrder(id)).name).toBe('#1001');
+    // A refusal is Shopify's answer, not a query that drifted from its schema.
+    expect(fake.invalidQueries).toEqual([]);
+  });
+});
 
 describe('orders and stock', () => {
   it('when an order is placed, then it reads back with its lines and location, and available dropped', async () => {
