@@ -184,7 +184,7 @@ export async function seed(db: Db): Promise<Shop> {
 
 const collapse = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 110);
 
-function tracing(db: Db) {
+export function tracing(db: Db) {
   const by = new Map<string, { calls: number; ms: number }>();
   let statements = 0;
   let transactions = 0;
@@ -255,7 +255,7 @@ function tracing(db: Db) {
  * CPU used so far, µs: this process (the service, and PGlite when that is the store) and, on
  * PostgreSQL, every backend of the bench database (read from /proc: the server is local).
  */
-function cpuMeter(db: Db) {
+export function cpuMeter(db: Db) {
   const own = () => {
     const { user, system } = process.cpuUsage();
     return user + system;
@@ -293,7 +293,7 @@ function cpuMeter(db: Db) {
 // The operations
 
 /** The gateway the server wires: every call routed to the shop's platform (here the embedded one). */
-const serverGateway = (db: Db) => createPlatforms(db, createKeyring({})).gateway;
+export const serverGateway = (db: Db) => createPlatforms(db, createKeyring({})).gateway;
 
 function adjuster(db: Db, shopId: string) {
   const write = createInventoryWriter({ db, gateway: serverGateway(db) });

@@ -8,7 +8,9 @@
 // (PGlite under mixed load and its first start, bench/pglite-mixed.ts; BENCH_PGLITE_SECONDS),
 // BENCH_ONLY=reads (reads on PostgreSQL and PGlite, printed only; bench/reads.ts; BENCH_READS_*),
 // BENCH_ONLY=function (the checkout function's time per cart, bench/cart-transform.ts),
-// BENCH_ONLY=storefront (the sandbox storefront's add to cart, bench/storefront-cart.ts).
+// BENCH_ONLY=storefront (the sandbox storefront's add to cart, bench/storefront-cart.ts),
+// BENCH_ONLY=items (sales on stock items of 1, 5 and 20 variants and the Shopify push of 20
+// siblings, bench/stock-items.ts; BENCH_ITEMS_SECONDS).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,9 @@ import { benchReadStores, READS_HEADING, readsTable } from './reads.js';
 import { benchScale, dropScaleDatabases, scaleTable } from './scale.js';
 import { benchShopify, lastShopifyBlock, SHOPIFY_HEADING, shopifyTable } from './shopify-outbox.js';
 import { benchStorefront, STOREFRONT_HEADING, storefrontTable } from './storefront-cart.js';
+import { benchItems } from './stock-items.js';
+import { ITEMS_HEADING, itemsTable } from './stock-items-report.js';
+import { benchItemsShopify } from './stock-items-shopify.js';
 import { cpuSeconds, type Load, measure, sampleRss } from './load.js';
 import { type Child, freePort, runNode, spawnNode, stop, stopAll, waitFor200 } from './procs.js';
 import {
@@ -45,7 +50,7 @@ const ENDPOINTS = ['/api/v1/app-settings', '/api/v1/products/1001'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const ONLY = process.env.BENCH_ONLY ?? '';
-const PARTS = ['inventory', 'events', 'shopify', 'pglite', 'reads', 'function', 'storefront'];
+const PARTS = ['inventory', 'events', 'shopify', 'pglite', 'reads', 'function', 'storefront', 'items'];
 if (ONLY !== '' && !PARTS.includes(ONLY))
   throw new Error(`BENCH_ONLY must be ${PARTS.map((p) => `'${p}'`).join(', ')} or unset, got '${ONLY}'`);
 
@@ -231,8 +236,24 @@ async function mainStorefront(): Promise<void> {
   console.log(`\n${markdown}\n`);
 }
 
+/** Sales on stock items against sales on a variant's own stock, and the Shopify push of 20 siblings, into the README. */
+async function mainItems(): Promise<void> {
+  const results = await benchItems(tmp);
+  log('stock items on the fake Shopify: one sale on an item of 20 variants');
+  const markdown = itemsTable(results, await benchItemsShopify(tmp));
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const block =
+    `${date} UTC · \`nproc\` ${nproc} · node ${process.version} · in process on ` +
+    `${results.stores.map((s) => s.store).join(' and ')}: each kind of sale drained for ${results.seconds} s per store, ` +
+    `alternating (after a warm-up)\n\n${markdown}`;
+  updateReadmeSubsection(path.join(ROOT, 'bench/README.md'), ITEMS_HEADING, block);
+  console.log(`\n${markdown}\n`);
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--scale')) return mainScale();
+  if (ONLY === 'items') return mainItems();
   if (ONLY === 'shopify') return mainShopify();
   if (ONLY === 'function') return mainFunction();
   if (ONLY === 'storefront') {
@@ -295,6 +316,7 @@ async function main(): Promise<void> {
   const readsBoth = reads ? await readStores(readme) : undefined;
   if (reads) mainFunction();
   if (reads) await mainStorefront();
+  if (reads) await mainItems();
   const missed = [
     ...(reads?.missed ?? []),
     ...(readsBoth?.missed ?? []),

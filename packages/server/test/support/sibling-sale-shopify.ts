@@ -16,7 +16,7 @@ export const siblingIds = (n: number) => Array.from({ length: n }, (_, i) => Str
  * A running Tare on `db` following a coffee shop on the fake Shopify, plus the item (`kg` of it)
  * sold through `n` variants of product 1201, imported and pushed; `sell()` places an order of
  * 1 kg of the first sibling on Shopify and lets everything land, answering the calls Tare made
- * meanwhile. `close()` stops Tare and the fake.
+ * meanwhile (`sellOwnStock()` the same of a variant with its own stock). `close()` stops Tare and the fake.
  */
 export async function shopWithSiblings(db: Db, n: number, kg = 100) {
   const shop = await startShopifyShop(db, { stock: { kg: 20 } });
@@ -45,18 +45,19 @@ export async function shopWithSiblings(db: Db, n: number, kg = 100) {
     await shop.close();
     throw error;
   }
+  async function sellOnShopify(variantId: string): Promise<CallRecord[]> {
+    const before = shop.fake.calls.length;
+    shop.fake.placeOrder({ locationId: LOC, lines: [{ variantId, quantity: 1, customAttributes: svcData(1, 'kg') }] });
+    await shop.settle();
+    return shop.fake.calls.slice(before);
+  }
   return {
     shop,
     ids: siblingIds(n),
-    async sell(): Promise<CallRecord[]> {
-      const before = shop.fake.calls.length;
-      shop.fake.placeOrder({
-        locationId: LOC,
-        lines: [{ variantId: siblingIds(n)[0]!, quantity: 1, customAttributes: svcData(1, 'kg') }],
-      });
-      await shop.settle();
-      return shop.fake.calls.slice(before);
-    },
+    /** 1 kg of the item's first sibling (per 1 kg), sold on Shopify: the calls Tare made until all landed. */
+    sell: () => sellOnShopify(siblingIds(n)[0]!),
+    /** The same order of the coffee shop's variant 2001 (per 1 kg, stock of its own): the baseline. */
+    sellOwnStock: () => sellOnShopify('2001'),
     close: () => shop.close(),
   };
 }
