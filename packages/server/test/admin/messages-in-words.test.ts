@@ -113,6 +113,22 @@ describe.each(testDrivers())('admin messages in words on $name', (driver) => {
               },
             ],
           },
+          // A wheel sold per 100 g (PRODUCT.md §20): the item page's and the link form's messages.
+          {
+            id: '1003',
+            title: 'Cheese',
+            measurementType: 'weight',
+            variants: [{ ...variantFixture('2701', 'g', 100), stockItemId: '6001' }],
+          },
+        ],
+        stockItems: [
+          {
+            id: '6001',
+            title: 'Wheel',
+            measurementType: 'weight',
+            unit: 'kg',
+            inventory: [{ locationId: '70001', quantity: { value: 1, unit: 'kg' } }],
+          },
         ],
         orders: [order('5001')],
       }),
@@ -277,6 +293,28 @@ describe.each(testDrivers())('admin messages in words on $name', (driver) => {
     });
     expect(comma.status).toBe(303);
     expect(await levelOf('2001')).toEqual({ value: 11.5, unit: 'kg' });
+  });
+
+  test('when a stock item is adjusted with words or set below 0, or a variant with stock is linked, then each field says it in words', async () => {
+    const item = '/admin/inventory/stock-items/6001';
+    const words = await admin.post(`${item}/adjust`, { ...(await admin.formOn(item, '/adjust')), delta: 'three' });
+    expect(words.status).toBe(400);
+    expectInWords(words, { delta: ['Change must be a number, like 4.20 (use a dot for decimals)'] });
+    const negative = await admin.post(`${item}/set`, { ...(await admin.formOn(item, '/set')), quantity: '-1' });
+    expect(negative.status).toBe(400);
+    expectInWords(negative, { quantity: ['New level must be 0 or more'] });
+
+    const variant = '/admin/products/1001/variants/2001';
+    const before = await levelOf('2001');
+    const form = await admin.formOn(variant, '/stock-item');
+    const linked = await admin.post(`${variant}/stock-item`, { ...form, stockItemId: '6001' });
+    expect(linked.status).toBe(409);
+    expectInWords(linked, {
+      stockItemId: [
+        `Stock item: variant 2001 holds stock of its own (${before.value} kg at location 70001 (Main store))`,
+      ],
+    });
+    expect(await levelOf('2001')).toEqual(before);
   });
 
   test('when a scanned label is not a scale label, then the scan field says it once', async () => {
