@@ -34,6 +34,7 @@ const SIGNED_IN_PAGES: [name: string, path: string][] = [
   ['inventory', '/admin/inventory'],
   ['inventory-level', '/admin/inventory/70001/2001'],
   // The Comté wheel (a stock item) and a variant selling from it.
+  ['stock-items', '/admin/inventory/stock-items'],
   ['stock-item', '/admin/inventory/stock-items/6001'],
   ['inventory-level-linked', '/admin/inventory/70001/2702'],
   ['orders', '/admin/orders'],

@@ -315,6 +315,23 @@ describe.each(testDrivers())('admin messages in words on $name', (driver) => {
       ],
     });
     expect(await levelOf('2001')).toEqual(before);
+
+    await admin.get('/admin/inventory/stock-items');
+    const unit = await admin.post('/admin/inventory/stock-items', {
+      itemId: '6002',
+      itemTitle: 'Oil',
+      itemType: 'weight',
+      itemUnit: 'L',
+    });
+    expect(unit.status).toBe(400);
+    expectInWords(unit, { itemUnit: ["Unit 'L' is not a weight unit"] });
+    const type = await admin.post(`${item}/edit`, {
+      ...(await admin.formOn(item, '/edit')),
+      itemType: 'volume',
+      itemUnit: 'L',
+    });
+    expect(type.status).toBe(409);
+    expectInWords(type, { itemType: ["Measurement type: stock item '6001' holds stock counted in weight units"] });
   });
 
   test('when a scanned label is not a scale label, then the scan field says it once', async () => {

@@ -3,7 +3,10 @@ import type { InventoryOperation } from '../../../domain/inventory.js';
 import { errors } from '../../../errors.js';
 import { createStockItemReader } from '../../../services/stock-items/read-stock-items.js';
 import type { AdminContext } from '../../admin-app.js';
-import { field, type FormTarget, formIssues } from '../../forms.js';
+import { MEASUREMENT_TYPES } from '../../../domain/units.js';
+import { findStockItems, listLinkedVariants } from '../../../store/repositories/stock-items.js';
+import { field, type FormTarget, formIssues, problemsSummary } from '../../forms.js';
+import { type ItemValues, postedItem, saveStockItem, UNIT_GROUPS } from './item-form.js';
 import { sendPage } from '../../render.js';
 import { writeInventoryAsStaff } from '../../staff-inventory-write.js';
 import { csrfTokenFor, requireStaff } from '../../staff.js';
@@ -25,7 +28,18 @@ const formOf = (stockItemId: string, locationId: string, action: Action): FormTa
   action,
 ];
 
+interface FormState {
+  status?: number;
+  summary?: string;
+  issues?: Record<string, string>;
+  other?: string[];
+  item?: ItemValues;
+}
+
 const DONE: Record<string, string> = {
+  created: 'Stock item created: link variants to it on their pages, and set its stock below.',
+  saved: 'Stock item saved.',
+  unchanged: 'Nothing to save: the item was already so.',
   adjustment: 'Stock adjusted: every linked variant follows, and the ledger below has the new entry.',
   set: 'Stock set: every linked variant follows, and the ledger below has the new entry.',
 };
@@ -40,7 +54,7 @@ export function stockItemRoutes(ctx: AdminContext) {
   async function itemPage(
     request: FastifyRequest<Item>,
     reply: FastifyReply,
-    state: { status?: number; summary?: string; issues?: Record<string, string>; operation?: string } = {},
+    state: FormState & { operation?: string } = {},
   ) {
     const staff = request.staff!;
     const { stockItemId } = request.params;
@@ -62,9 +76,66 @@ export function stockItemRoutes(ctx: AdminContext) {
       notice: DONE[request.query.done ?? ''],
       summary: state.summary,
       issues: state.issues ?? {},
+      other: state.other ?? [],
       operation: state.operation,
       values: request.method === 'POST' ? request.body : {},
+      itemForm: state.item ?? {
+        itemId: page.item.id,
+        itemTitle: page.item.title,
+        itemType: page.item.measurementType,
+        itemUnit: page.item.unit,
+      },
+      types: MEASUREMENT_TYPES,
+      unitGroups: UNIT_GROUPS,
     });
+  }
+
+  /** The shop's stock items, each with how many variants sell from it, and the form adding one. */
+  async function listPage(request: FastifyRequest, reply: FastifyReply, state: FormState = {}) {
+    const staff = request.staff!;
+    const items = [...(await findStockItems(ctx.db, staff.shopId)).values()];
+    const linked = await listLinkedVariants(
+      ctx.db,
+      staff.shopId,
+      items.map((item) => item.id),
+    );
+    return sendPage(reply, state.status ?? 200, 'stock-items', {
+      title: 'Stock items',
+      current: 'inventory',
+      staff,
+      csrfToken: csrfTokenFor(request, reply),
+      items: items.map((item) => ({ ...item, variants: linked.get(item.id)?.length ?? 0 })),
+      itemPath,
+      types: MEASUREMENT_TYPES,
+      unitGroups: UNIT_GROUPS,
+      itemForm: state.item ?? { itemId: '', itemTitle: '', itemType: 'weight', itemUnit: 'kg' },
+      summary: state.summary,
+      issues: state.issues ?? {},
+      other: state.other ?? [],
+    });
+  }
+
+  /** Creates the posted item, or changes the item of the page (title, type, unit). */
+  async function saveItem(request: FastifyRequest<Partial<Item>>, reply: FastifyReply) {
+    const staff = request.staff!;
+    const editing = request.params.stockItemId;
+    const values = postedItem(request.body);
+    if (editing !== undefined) values.itemId = editing;
+    const saved = await saveStockItem(ctx, staff.shopId, values, editing === undefined);
+    if (!saved.ok) {
+      const count = Object.keys(saved.issues).length + saved.other.length;
+      const state: FormState = {
+        status: saved.status,
+        summary: problemsSummary(count),
+        issues: saved.issues as Record<string, string>,
+        other: saved.other,
+        item: values,
+      };
+      if (editing === undefined) return listPage(request, reply, state);
+      return itemPage(request as FastifyRequest<Item>, reply, state);
+    }
+    const done = editing === undefined ? 'created' : saved.changed ? 'saved' : 'unchanged';
+    return reply.redirect(`${itemPath(values.itemId)}?done=${done}`, 303);
   }
 
   async function write(request: FastifyRequest<Item>, reply: FastifyReply, operation: InventoryOperation) {
@@ -108,6 +179,9 @@ export function stockItemRoutes(ctx: AdminContext) {
 
   return async (app: FastifyInstance) => {
     app.addHook('preValidation', requireStaff);
+    app.get('/admin/inventory/stock-items', (request, reply) => listPage(request, reply));
+    app.post('/admin/inventory/stock-items', { preHandler: app.csrfProtection }, saveItem);
+    app.post<Item>('/admin/inventory/stock-items/:stockItemId/edit', { preHandler: app.csrfProtection }, saveItem);
     app.get<Item>('/admin/inventory/stock-items/:stockItemId', (request, reply) => itemPage(request, reply));
     app.post<Item>(
       '/admin/inventory/stock-items/:stockItemId/adjust',
