@@ -116,9 +116,8 @@ export function stockItemRoutes(ctx: AdminContext) {
   }
 
   /** Creates the posted item, or changes the item of the page (title, type, unit). */
-  async function saveItem(request: FastifyRequest<Partial<Item>>, reply: FastifyReply) {
+  async function saveItem(request: FastifyRequest, reply: FastifyReply, editing?: string) {
     const staff = request.staff!;
-    const editing = request.params.stockItemId;
     const values = postedItem(request.body);
     if (editing !== undefined) values.itemId = editing;
     const saved = await saveStockItem(ctx, staff.shopId, values, editing === undefined);
@@ -180,8 +179,14 @@ export function stockItemRoutes(ctx: AdminContext) {
   return async (app: FastifyInstance) => {
     app.addHook('preValidation', requireStaff);
     app.get('/admin/inventory/stock-items', (request, reply) => listPage(request, reply));
-    app.post('/admin/inventory/stock-items', { preHandler: app.csrfProtection }, saveItem);
-    app.post<Item>('/admin/inventory/stock-items/:stockItemId/edit', { preHandler: app.csrfProtection }, saveItem);
+    app.post('/admin/inventory/stock-items', { preHandler: app.csrfProtection }, (request, reply) =>
+      saveItem(request, reply),
+    );
+    app.post<Item>(
+      '/admin/inventory/stock-items/:stockItemId/edit',
+      { preHandler: app.csrfProtection },
+      (request, reply) => saveItem(request, reply, request.params.stockItemId),
+    );
     app.get<Item>('/admin/inventory/stock-items/:stockItemId', (request, reply) => itemPage(request, reply));
     app.post<Item>(
       '/admin/inventory/stock-items/:stockItemId/adjust',
