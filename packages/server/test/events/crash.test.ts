@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type GroupProcess, spawnGroup } from '../support/child-processes.js';
-import { createPostgresDatabase } from '../support/databases.js';
+import { testDrivers } from '../support/databases.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = join(REPO_ROOT, 'packages/server/bin/tare.js');
@@ -36,12 +36,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<{ proc: GroupProcess; stdo
   return { proc, stdout };
 }
 
-const stores = [
-  { name: 'pglite', url: undefined as string | undefined },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', url: process.env.TEST_DATABASE_URL }] : []),
-];
-
-describe.each(stores)('The event inbox through kill -9 on $name', ({ url }) => {
+describe.each(testDrivers({ citus: true }))('The event inbox through kill -9 on $name', (driver) => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -51,8 +46,8 @@ describe.each(stores)('The event inbox through kill -9 on $name', ({ url }) => {
     const dir = await mkdtemp(join(tmpdir(), 'tare-crash-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     let storeEnv: Record<string, string> = { TARE_DATA_DIR: join(dir, 'data') };
-    if (url) {
-      const database = await createPostgresDatabase(url);
+    if (driver.database) {
+      const database = await driver.database();
       cleanups.push(() => database.drop());
       storeEnv = { DATABASE_URL: database.url };
     }

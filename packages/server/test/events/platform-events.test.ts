@@ -17,7 +17,7 @@ async function inboxCounts(db: Db) {
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-describe.each(testDrivers())('Platform events on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Platform events on $name', (driver) => {
   let db: Db;
   let worker: InboxWorker;
   const logger = createLogger('silent');

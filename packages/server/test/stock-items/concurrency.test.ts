@@ -3,16 +3,15 @@ import { Dec, toPlainString } from '../../src/domain/decimal.js';
 import { wholeUnitsOf } from '../../src/domain/sibling-units.js';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { buy, platformShows, settle, svcData } from '../sandbox/support.js';
 import { cheeseShop, KILO, LOOSE, PACK, SIBLINGS, WHEEL } from '../support/cheese-shop.js';
-import { createPostgresDatabase } from '../support/databases.js';
+import { type ServerDatabase, serverDrivers } from '../support/databases.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
 import { inventorySender } from '../support/inventory-requests.js';
 
 // PRODUCT.md §20: orders on different siblings of one stock item at once, on two instances of
-// real PostgreSQL, never lose an update, and the platform never shows more than the item holds.
+// real PostgreSQL and Citus, never lose an update, and the platform never shows more than the item holds.
 
 const adjust = inventorySender('/api/v1/inventory/adjustments', 'POST');
 
@@ -24,18 +23,20 @@ function checkoutOf(i: number) {
   return { sibling, grams: 1000, quantity: 1 + (i % 2), unit: 'kg' };
 }
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('stock items under concurrency on PostgreSQL', () => {
-  let database: { url: string; drop(): Promise<void> };
+describe.each(serverDrivers({ citus: true }))('stock items under concurrency on $name', (driver) => {
+  // On Citus each writing connection opens one to the shard's worker, which takes 100 shared
+  // with the other test files running at once (as test/inventory/concurrency.test.ts).
+  const POOL = driver.name === 'citus' ? 16 : 40;
+  let database: ServerDatabase;
   let dbA: Db;
   let dbB: Db;
   let serverA: RunningServer;
   let serverB: RunningServer;
 
   beforeAll(async () => {
-    database = await createPostgresDatabase();
-    dbA = await openPostgres({ connectionString: database.url, max: 40 });
-    await migrate(dbA);
-    dbB = await openPostgres({ connectionString: database.url, max: 40 });
+    database = await driver.database();
+    dbA = await openPostgres({ connectionString: database.url, max: POOL });
+    dbB = await openPostgres({ connectionString: database.url, max: POOL });
     serverA = await startTestServer(dbA);
     serverB = await startTestServer(dbB);
   });

@@ -12,7 +12,7 @@ import { inventorySender } from '../support/inventory-requests.js';
 const adjust = inventorySender('/api/v1/inventory/adjustments', 'POST');
 const setLevels = inventorySender('/api/v1/inventory/levels', 'PUT');
 
-describe.each(testDrivers())('stock items: writes and reads by variant on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('stock items: writes and reads by variant on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 
