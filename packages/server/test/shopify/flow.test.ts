@@ -11,7 +11,7 @@ import { testDrivers } from '../support/databases.js';
 import { call } from '../support/harness.js';
 import { LOC, type ShopifyShop, startShopifyShop, svcData } from '../support/shopify-shop.js';
 
-describe.each(testDrivers())('A Shopify shop followed by Tare on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('A Shopify shop followed by Tare on $name', (driver) => {
   let db: Db;
   let shop: ShopifyShop;
   beforeEach(async () => {

@@ -11,7 +11,7 @@ import { testDrivers } from '../support/databases.js';
 import { startTestServer } from '../support/harness.js';
 import { connectedShop, deliver, inboxRows, sign, testKeyring } from './webhook-support.js';
 
-describe.each(testDrivers())('Shopify webhook intake on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Shopify webhook intake on $name', (driver) => {
   const { keyring, env } = testKeyring();
   let db: Db;
   let server: RunningServer;
