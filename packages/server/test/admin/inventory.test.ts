@@ -7,7 +7,7 @@ import { call, seedShop, shopFixture, startTestServer, variantFixture } from '..
 import { formFields, signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
 
-describe.each(testDrivers())('admin inventory pages in Chromium on $name', (driver) => {
+describe.each(testDrivers({ citus: true }))('admin inventory pages in Chromium on $name', (driver) => {
   let db: Db;
   let server: RunningServer;
   let browser: TestBrowser;

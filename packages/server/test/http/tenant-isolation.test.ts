@@ -72,7 +72,7 @@ const numberVariant = (id: string, unit: string, value: number) => ({
   settings: { onlineStore: { displayStyle: 'number', rules: RULES } },
 });
 
-describe.each(testDrivers())('tenant isolation across app-settings, products and variants on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tenant isolation across app-settings, products and variants on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
   let a: Awaited<ReturnType<typeof seedShop>>;

@@ -17,7 +17,7 @@ function stockedShop() {
   return fixture;
 }
 
-describe.each(testDrivers())('POST /sandbox/carts/{token}/checkout on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('POST /sandbox/carts/{token}/checkout on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 
