@@ -32,7 +32,7 @@ async function sealedRow(db: Db, shopId: string) {
   return rows[0]!;
 }
 
-describe.each(testDrivers())('Shopify connections on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Shopify connections on $name', (driver) => {
   let db: Db;
   beforeAll(async () => {
     db = await driver.create();

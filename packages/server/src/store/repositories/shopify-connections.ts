@@ -174,11 +174,13 @@ export async function saveShopifyConnection(
       if (verified) await markConnectionVerified(db, shopId);
       return { changed: platform.rowCount > 0 };
     }
+    // The time is chosen in the text, not by CASE WHEN $2 THEN now(): Citus refuses a function
+    // that is not immutable inside a CASE of an UPDATE.
     await db.query(
       `UPDATE shopify_connections SET status = 'active', last_error = NULL, last_error_at = NULL,
-         verified_at = CASE WHEN $2::boolean THEN now() END, updated_at = now()
+         verified_at = ${verified ? 'now()' : 'NULL'}, updated_at = now()
        WHERE shop_id = $1`,
-      [shopId, verified],
+      [shopId],
     );
     await releaseHeldEvents(db, shopId);
     await wakeQueuedPushes(db, shopId);
