@@ -4,62 +4,139 @@ import type { Db } from '../store/db.js';
 export interface DrainLoopOptions {
   db: Db;
   logger: Logger;
-  /** NOTIFY channel on which new work is announced (by any instance or CLI). */
+  /** NOTIFY channel on which new work is announced (by any instance or CLI); the payload is the shop's id. */
   channel: string;
-  /** Does one unit of work; false when none was due. */
-  step: () => Promise<boolean>;
-  /** How often due work is looked for without a notification (retries after backoff). */
+  /**
+   * Does one unit of work, of `shopId` when given (else of any shop: the sweep); resolves to the
+   * shop worked on, or undefined when none was due.
+   */
+  step: (shopId?: string) => Promise<string | undefined>;
+  /** Milliseconds until the shop's next pending work is due (0: now), null when it has none. */
+  nextDueInMs: (shopId: string) => Promise<number | null>;
+  /** How often shops whose work falls due (retries after backoff) are looked at. */
   pollMs?: number;
+  /**
+   * How often every shop is looked at (on Citus: every shard), for work announced to no one
+   * listening (a notification lost with its connection, a lease whose instance died).
+   */
+  sweepMs?: number;
   /** Logged when a step throws (the store is unreachable); the next wake-up tries again. */
   failureMessage: string;
 }
 
+/** The default of `sweepMs`: a lost notification delays its work by a minute at most. */
+export const SWEEP_MS = 60_000;
+
 /**
- * Runs `step` until nothing is due, whenever work is announced or every `pollMs`: one run at a
- * time per process, and a wake-up during a run makes it look again before it stops.
+ * Runs `step` until nothing is due, one run at a time per process (decision 108). What wakes
+ * it says where to look, so that an idle poll asks the store nothing:
+ * - a notification names its shop: that shop is drained (one shard on Citus);
+ * - after a shop is drained, its next due time is read (one shard) and the shop is scheduled;
+ *   every `pollMs` the shops whose time has come are drained, and none when none has;
+ * - every `sweepMs`, at start and on `drainNow` every shop is looked at (the queue's
+ *   cross-shop search), and each shop found with work is then drained and scheduled as above.
+ * A wake-up during a run is kept and looked at before the run stops.
  */
 export function createDrainLoop(options: DrainLoopOptions) {
   let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
+  let sweepWanted = false;
+  /** Shops to drain now. */
+  const wanted = new Set<string>();
+  /** Shops whose next work falls due at this time (ms since the epoch, this process's clock). */
+  const scheduled = new Map<string, number>();
 
-  async function run(): Promise<void> {
-    do {
-      again = false;
-      while (!stopped && (await options.step()));
-    } while (again && !stopped);
+  async function drainShop(shopId: string): Promise<void> {
+    while (!stopped && (await options.step(shopId)) !== undefined);
+    if (stopped) return;
+    const inMs = await options.nextDueInMs(shopId);
+    // Due already (held by another instance, or just made due): looked at again on the next
+    // poll, not at once, so a row another instance holds is not asked for in a busy loop.
+    if (inMs !== null) schedule(shopId, Date.now() + Math.max(inMs, 1));
   }
 
-  function wake(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
+  function schedule(shopId: string, at: number): void {
+    const known = scheduled.get(shopId);
+    if (known === undefined || at < known) scheduled.set(shopId, at);
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped && (sweepWanted || wanted.size > 0)) {
+      if (sweepWanted) {
+        sweepWanted = false;
+        try {
+          for (let shopId = await options.step(); shopId !== undefined && !stopped; shopId = await options.step())
+            wanted.add(shopId);
+        } catch (err) {
+          sweepWanted = true; // the store failed: the next poll sweeps again
+          throw err;
+        }
+        continue;
+      }
+      const shopId = wanted.values().next().value as string;
+      wanted.delete(shopId);
+      scheduled.delete(shopId);
+      try {
+        await drainShop(shopId);
+      } catch (err) {
+        schedule(shopId, Date.now()); // the store failed: the next poll tries the shop again
+        throw err;
+      }
     }
-    running = run()
-      .catch((err: unknown) => options.logger.warn({ err }, options.failureMessage))
+  }
+
+  function kick(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    let failed = false;
+    running ??= run()
+      .catch((err: unknown) => {
+        failed = true;
+        options.logger.warn({ err }, options.failureMessage);
+      })
       .finally(() => {
         running = undefined;
+        // Woken between the run's last look and here: run again (after a failure, the next poll does).
+        if (!failed && (sweepWanted || wanted.size > 0)) void kick();
       });
     return running;
   }
 
+  /** Drains the shop named (a notification), or every shop (a sweep) without one. */
+  function wake(shopId?: string): Promise<void> {
+    if (shopId === undefined || shopId === '') sweepWanted = true;
+    else wanted.add(shopId);
+    return kick();
+  }
+
+  /** The shops scheduled by now are drained; without any, nothing is asked of the store. */
+  function poll(): Promise<void> {
+    const now = Date.now();
+    for (const [shopId, at] of scheduled) if (at <= now) wanted.add(shopId);
+    return wanted.size > 0 || sweepWanted ? kick() : Promise.resolve();
+  }
+
   return {
     wake,
-    /** Does everything due now and resolves when nothing due is left (tests, CLI, benchmarks). */
+    poll,
+    /** Does everything due now in every shop and resolves when nothing due is left (tests, CLI, benchmarks). */
     async drainNow(): Promise<void> {
       await wake();
       while (running) await running;
     },
+    /** Shops with work due later, and when (tests, statistics). */
+    scheduled: (): ReadonlyMap<string, number> => scheduled,
     /** Listens and polls; resolves to the function that stops and waits for the current run. */
     async start(): Promise<() => Promise<void>> {
-      const unlisten = await options.db.listen(options.channel, () => void wake());
-      const timer = setInterval(() => void wake(), options.pollMs ?? 1000);
-      timer.unref();
+      const unlisten = await options.db.listen(options.channel, (shopId) => void wake(shopId));
+      const pollTimer = setInterval(() => void poll(), options.pollMs ?? 1000);
+      const sweepTimer = setInterval(() => void wake(), options.sweepMs ?? SWEEP_MS);
+      pollTimer.unref();
+      sweepTimer.unref();
       void wake();
       return async () => {
         stopped = true;
-        clearInterval(timer);
+        clearInterval(pollTimer);
+        clearInterval(sweepTimer);
         await unlisten();
         await running;
       };

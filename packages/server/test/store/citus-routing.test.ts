@@ -3,6 +3,7 @@ import type { RunningServer } from '../../src/main.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
+import { createPlatformSimulator } from '../support/platform-simulator.js';
 
 // Every statement of a request touches the shop's one shard on Citus (docs/operations.md,
 // "Running on Citus"): what Citus's EXPLAIN says of each statement the server sent while it
@@ -17,13 +18,6 @@ const CROSS_SHOP = [
   /^SELECT shop_id FROM (platform_events|projection_outbox|metafield_outbox) WHERE/,
   /^DELETE FROM idempotency_keys WHERE created_at/,
 ];
-
-/**
- * Not yet one shard, and listed in docs/operations.md: the write of new totals and their ledger
- * rows (`writeLevelsWithLedger`), one statement with an UPDATE CTE beside an INSERT … SELECT,
- * which Citus runs in steps. A fix makes this test fail until the entry goes.
- */
-const NOT_YET_ROUTED = ['WITH v AS ( SELECT * FROM unnest($8::text[], $9::numeric[], '];
 
 interface Sent {
   sql: string;
@@ -67,6 +61,7 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
   let db: Db;
   let server: RunningServer;
   let key: string;
+  let shopId: string;
   const sent: Sent[] = [];
 
   beforeAll(async () => {
@@ -74,7 +69,7 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     // Two other shops first, so the shop under test is not alone on the cluster.
     await seedShop(db);
     await seedShop(db);
-    ({ key } = await seedShop(db));
+    ({ key, shopId } = await seedShop(db));
     server = await startTestServer(recording(db, sent));
   });
   afterAll(async () => {
@@ -84,8 +79,13 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
 
   /** The statements a request sent that Citus plans on more than one shard. */
   async function fannedOut(request: () => Promise<{ status: number }>, status: number): Promise<string[]> {
+    return fannedOutBy(async () => expect((await request()).status).toBe(status));
+  }
+
+  /** The statements `work` sent that Citus plans on more than one shard. */
+  async function fannedOutBy(work: () => Promise<unknown>): Promise<string[]> {
     sent.length = 0;
-    expect((await request()).status).toBe(status);
+    await work();
     const statements = [...sent];
     expect(statements.length).toBeGreaterThan(0);
     const wide: string[] = [];
@@ -110,11 +110,11 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     });
 
   it('when a single-entry adjustment creates a level, then every statement touches one shard', async () => {
-    expect(await fannedOut(() => adjust('2001', 'routing-1'), 200)).toEqual(NOT_YET_ROUTED);
+    expect(await fannedOut(() => adjust('2001', 'routing-1'), 200)).toEqual([]);
   });
 
   it('when a single-entry adjustment moves an existing level, then every statement touches one shard', async () => {
-    expect(await fannedOut(() => adjust('2001', 'routing-2'), 200)).toEqual(NOT_YET_ROUTED);
+    expect(await fannedOut(() => adjust('2001', 'routing-2'), 200)).toEqual([]);
   });
 
   it('when an adjustment is retried with its key, then the replay touches one shard', async () => {
@@ -126,5 +126,55 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     expect(
       await fannedOut(() => call(server, '/api/v1/inventory/levels?locationId=70001&variantId=2001', { key }), 200),
     ).toEqual([]);
+  });
+
+  it('when the levels are set (PUT), then every statement touches one shard', async () => {
+    const put = (idempotencyKey: string) =>
+      call(server, '/api/v1/inventory/levels', {
+        method: 'PUT',
+        key,
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify({
+          locationId: '70001',
+          levels: [
+            { variantId: '2001', quantity: { value: 4.25, unit: 'kg' } },
+            { variantId: '2002', quantity: { value: 300, unit: 'g' } },
+          ],
+        }),
+      });
+    expect(await fannedOut(() => put('routing-put-1'), 200)).toEqual([]);
+    expect(await fannedOut(() => put('routing-put-2'), 200)).toEqual([]);
+  });
+
+  it('when the ledger is read, then every statement touches one shard', async () => {
+    expect(
+      await fannedOut(() => call(server, '/api/v1/inventory/ledger?locationId=70001&variantId=2001', { key }), 200),
+    ).toEqual([]);
+  });
+
+  it('when the inbox books a notified order, then every statement touches one shard and an idle poll sends none', async () => {
+    const platform = createPlatformSimulator(db, shopId);
+    const inbox = server.services.inbox;
+    const statements = await fannedOutBy(async () => {
+      await platform.deliver(
+        await platform.placeOrder({
+          id: '5101',
+          locationId: '70001',
+          lines: [{ id: '9101', variantId: '2001', quantity: 1, measure: { value: 0.5, unit: 'kg' } }],
+        }),
+      );
+      // As the order's notification wakes the server's inbox: the shop named, no cross-shop
+      // search; resolves once the shop has nothing due.
+      await inbox.wake(shopId);
+    });
+    expect(statements).toEqual([]);
+    const booked = await db.query(`SELECT 1 FROM inventory_ledger WHERE shop_id = $1 AND operation = 'sale'`, [shopId]);
+    expect(booked.rows).toHaveLength(1);
+
+    // Nothing scheduled: the poll that runs every second asks no shard anything.
+    expect(inbox.scheduled().size).toBe(0);
+    sent.length = 0;
+    await inbox.poll();
+    expect(sent).toEqual([]);
   });
 });

@@ -2,8 +2,10 @@ import type { Logger } from 'pino';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import { retryConflicts } from '../../store/conflict-retry.js';
 import type { Db } from '../../store/db.js';
+import { nextDueInMs } from '../../store/repositories/due-shops.js';
 import {
   claimDueEvent,
+  INBOX_QUEUE,
   type InboxEvent,
   markFailed,
   PLATFORM_EVENT_STORED,
@@ -15,8 +17,10 @@ export interface InboxWorkerOptions {
   db: Db;
   gateway: PlatformGateway;
   logger: Logger;
-  /** How often due events are looked for without a notification (late and retried ones). */
+  /** How often shops with events due later (late and retried ones) are looked at. */
   pollMs?: number;
+  /** How often every shop is looked at for events no notification announced (`SWEEP_MS`). */
+  sweepMs?: number;
   /** Failed attempts after which an event is parked with its error. */
   maxAttempts?: number;
 }
@@ -37,22 +41,22 @@ export function createInboxWorker(options: InboxWorkerOptions) {
   const { db, gateway, logger } = options;
   const maxAttempts = options.maxAttempts ?? 10;
 
-  /** Processes one due event; false when there was none. */
-  async function processOne(): Promise<boolean> {
+  /** Processes one due event (of `shopId` when given); its shop, or undefined when none was due. */
+  async function processOne(shopId?: string): Promise<string | undefined> {
     let claimed: InboxEvent | undefined;
     try {
       // A deadlock with a write or another event is no failure of the event: its transaction
       // (reads of the platform are all it does outside) runs again at once.
       const outcome = await retryConflicts(() =>
         db.transaction(async (tx) => {
-          claimed = await claimDueEvent(tx);
+          claimed = await claimDueEvent(tx, shopId);
           if (!claimed) return undefined;
           return processEvent(tx, gateway, claimed);
         }),
       );
       if (claimed)
         logger.info({ eventId: claimed.eventId, topic: claimed.topic, ...outcome }, 'platform event processed');
-      return claimed !== undefined;
+      return claimed?.shopId;
     } catch (err) {
       if (!claimed) throw err;
       const attempts = claimed.attempts + 1;
@@ -63,7 +67,7 @@ export function createInboxWorker(options: InboxWorkerOptions) {
         retryInMs: retryDelayMs(attempts),
         park,
       });
-      return true;
+      return claimed.shopId;
     }
   }
 
@@ -72,7 +76,9 @@ export function createInboxWorker(options: InboxWorkerOptions) {
     logger,
     channel: PLATFORM_EVENT_STORED,
     step: processOne,
+    nextDueInMs: (shopId) => nextDueInMs(db, INBOX_QUEUE, shopId),
     pollMs: options.pollMs,
+    sweepMs: options.sweepMs,
     failureMessage: 'platform event inbox unavailable; retrying',
   });
 }

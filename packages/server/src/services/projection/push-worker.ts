@@ -6,10 +6,12 @@ import {
   leaseDuePushes,
   postponePushes,
   postponeShopPushes,
+  PROJECTION_QUEUE,
   PROJECTION_QUEUED,
   type QueuedPush,
   wakeQueuedPushes,
 } from '../../store/repositories/projection-outbox.js';
+import { nextDueInMs } from '../../store/repositories/due-shops.js';
 import { createDrainLoop } from '../drain-loop.js';
 import { retryDelayMs } from '../events/inbox-worker.js';
 import { settleStalePush } from './settle-stale-push.js';
@@ -28,8 +30,10 @@ export interface PushWorkerOptions {
   logger: Logger;
   /** Levels per platform call (Shopify's inventorySetQuantities takes a list). */
   batchSize?: number;
-  /** How often due pushes are looked for without a notification (retries after backoff). */
+  /** How often shops with pushes due later (retries after backoff) are looked at. */
   pollMs?: number;
+  /** How often every shop is looked at for pushes no notification announced (`SWEEP_MS`). */
+  sweepMs?: number;
 }
 
 /** A push not answered in this long is due again (another instance may take it). */
@@ -47,11 +51,12 @@ export function createPushWorker(options: PushWorkerOptions) {
   const { db, logger } = options;
   const batchSize = options.batchSize ?? 100;
 
-  async function pushOneBatch(): Promise<boolean> {
-    const batch = await leaseDuePushes(db, batchSize, LEASE_MS);
-    if (batch.length === 0) return false;
+  /** Pushes one batch of due pushes (of `shopId` when given); its shop, or undefined when none was due. */
+  async function pushOneBatch(shopId?: string): Promise<string | undefined> {
+    const batch = await leaseDuePushes(db, batchSize, LEASE_MS, shopId);
+    if (batch.length === 0) return undefined;
     await push(batch[0]!.shopId, batch);
-    return true;
+    return batch[0]!.shopId;
   }
 
   async function push(shopId: string, batch: QueuedPush[]): Promise<void> {
@@ -99,7 +104,9 @@ export function createPushWorker(options: PushWorkerOptions) {
     logger,
     channel: PROJECTION_QUEUED,
     step: pushOneBatch,
+    nextDueInMs: (shopId) => nextDueInMs(db, PROJECTION_QUEUE, shopId),
     pollMs: options.pollMs,
+    sweepMs: options.sweepMs,
     failureMessage: 'projection outbox unavailable; retrying',
   });
 }

@@ -6,11 +6,13 @@ import {
   completeMetafields,
   failMetafields,
   leaseDueMetafields,
+  METAFIELD_QUEUE,
   METAFIELDS_QUEUED,
   postponeMetafields,
   type QueuedMetafield,
   wakeQueuedMetafields,
 } from '../../store/repositories/metafield-outbox.js';
+import { nextDueInMs } from '../../store/repositories/due-shops.js';
 import { createDrainLoop } from '../drain-loop.js';
 import { retryDelayMs } from '../events/inbox-worker.js';
 import { MAX_RETRY_MS } from '../projection/push-worker.js';
@@ -24,7 +26,10 @@ export interface MetafieldWorkerOptions {
   logger: Logger;
   /** Documents per round (metafieldsSet takes 25 at a time; the writer splits larger rounds). */
   batchSize?: number;
+  /** How often shops with documents due later (retries after backoff) are looked at. */
   pollMs?: number;
+  /** How often every shop is looked at for documents no notification announced (`SWEEP_MS`). */
+  sweepMs?: number;
 }
 
 /** A write not answered in this long is due again (another instance may take it). */
@@ -41,9 +46,10 @@ export function createMetafieldWorker(options: MetafieldWorkerOptions) {
   const { db, logger } = options;
   const batchSize = options.batchSize ?? 100;
 
-  async function writeOneBatch(): Promise<boolean> {
-    const batch = await leaseDueMetafields(db, batchSize, LEASE_MS);
-    if (batch.length === 0) return false;
+  /** Writes one batch of due documents (of `shop` when given); its shop, or undefined when none was due. */
+  async function writeOneBatch(shop?: string): Promise<string | undefined> {
+    const batch = await leaseDueMetafields(db, batchSize, LEASE_MS, shop);
+    if (batch.length === 0) return undefined;
     const shopId = batch[0]!.shopId;
     const attempts = Math.max(...batch.map((m) => m.attempts));
     let outcomes: MetafieldOutcome[];
@@ -60,7 +66,7 @@ export function createMetafieldWorker(options: MetafieldWorkerOptions) {
         logger.warn({ err, shopId, retryInMs: backoff }, 'metafield write refused');
         await postponeMetafields(db, shopId, { error, retryInMs: backoff }, batch);
       }
-      return true;
+      return shopId;
     }
     await completeMetafields(
       db,
@@ -74,7 +80,7 @@ export function createMetafieldWorker(options: MetafieldWorkerOptions) {
     await failMetafields(db, refused);
     if (attempts > 1) await wakeQueuedMetafields(db, shopId);
     logger.debug({ shopId, metafields: batch.length }, 'metafields written');
-    return true;
+    return shopId;
   }
 
   return createDrainLoop({
@@ -82,7 +88,9 @@ export function createMetafieldWorker(options: MetafieldWorkerOptions) {
     logger,
     channel: METAFIELDS_QUEUED,
     step: writeOneBatch,
+    nextDueInMs: (shopId) => nextDueInMs(db, METAFIELD_QUEUE, shopId),
     pollMs: options.pollMs,
+    sweepMs: options.sweepMs,
     failureMessage: 'metafield outbox unavailable; retrying',
   });
 }

@@ -229,9 +229,13 @@ function lockExistingLevels(db: Queryable, shopId: string, locationId: string, v
 
 /**
  * Writes new totals and what the platform now shows (levels already locked by
- * `lockLevelsForWrite`) and appends their ledger rows, in one statement. A booking that moves
- * nothing (an order's ordinary line: only the platform's units move) leaves no ledger row; an
- * API adjustment or set always does.
+ * `lockLevelsForWrite`) and appends their ledger rows. A booking that moves nothing (an order's
+ * ordinary line: only the platform's units move) leaves no ledger row; an API adjustment or set
+ * always does.
+ *
+ * Two statements, each routed to the shop's one shard on Citus: an `UPDATE … FROM unnest(…)`
+ * and an `INSERT … VALUES`. One statement (an UPDATE CTE beside an `INSERT … SELECT`) saves a
+ * round trip on PostgreSQL, but Citus runs it in steps through the coordinator (decision 108).
  */
 export async function writeLevelsWithLedger(
   db: Queryable,
@@ -240,36 +244,59 @@ export async function writeLevelsWithLedger(
   if (entries.length === 0) return;
   const [first] = entries;
   const column = <K extends keyof (typeof entries)[number]>(k: K) => entries.map((e) => e[k]);
-  // One round trip: the totals and their ledger rows (different tables, so the two
-  // data-modifying parts of the statement cannot see or disturb each other).
   await db.query(
-    `WITH v AS (
-       SELECT * FROM unnest($8::text[], $9::numeric[], $10::numeric[], $11::numeric[], $12::text[], $13::bigint[])
-         WITH ORDINALITY AS v(id, before, after, delta, unit, platform_available, n)),
-     updated AS (
-       UPDATE inventory_levels l SET total = v.after, unit = v.unit, platform_available = v.platform_available,
-         updated_at = now()
-       FROM v WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id)
-     INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
-       delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name)
-     SELECT $1, $2, v.id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7, $14, $15, $16 FROM v
-     WHERE v.delta <> 0 OR $3 IN ('adjustment', 'set') ORDER BY v.n`,
+    `UPDATE inventory_levels l SET total = v.after, unit = v.unit, platform_available = v.platform_available,
+       updated_at = now()
+     FROM unnest($3::text[], $4::numeric[], $5::text[], $6::bigint[]) AS v(id, after, unit, platform_available)
+     WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = v.id`,
     [
       first!.shopId,
       first!.locationId,
-      first!.operation,
-      first!.idempotencyKey,
-      first!.requestId,
-      first!.reference?.type ?? null,
-      first!.reference?.id ?? null,
       column('variantId'),
-      column('before'),
       column('after'),
-      column('delta'),
       column('unit'),
       column('platformAvailable'),
-      ...actorColumns(first!.actor),
     ],
+  );
+  const always = first!.operation === 'adjustment' || first!.operation === 'set';
+  const ledger = always ? entries : entries.filter((e) => !isZero(e.delta));
+  for (let at = 0; at < ledger.length; at += LEDGER_ROWS_PER_INSERT)
+    await insertLedgerRows(db, first!, ledger.slice(at, at + LEDGER_ROWS_PER_INSERT));
+}
+
+/** Rows per `INSERT … VALUES` of ledger rows: 5 parameters each, far below PostgreSQL's 65,535. */
+const LEDGER_ROWS_PER_INSERT = 1000;
+
+/** Whether a decimal text is zero (`0`, `-0.000`): exact, no float. */
+const isZero = (decimal: string) => /^[-+]?0*\.?0*$/.test(decimal);
+
+/**
+ * Ledger rows in the order given (their ids rise in that order). Multi-row VALUES, since Citus
+ * routes an `INSERT … VALUES` to one shard but pulls an `INSERT … SELECT FROM unnest(…)` through
+ * the coordinator. The columns every row shares are parameters once.
+ */
+async function insertLedgerRows(db: Queryable, shared: LedgerEntry, rows: LedgerEntry[]): Promise<void> {
+  const common = [
+    shared.shopId,
+    shared.locationId,
+    shared.operation,
+    shared.idempotencyKey,
+    shared.requestId,
+    shared.reference?.type ?? null,
+    shared.reference?.id ?? null,
+    ...actorColumns(shared.actor),
+  ];
+  const params: unknown[] = [...common];
+  const values = rows.map((row) => {
+    const at = params.length;
+    params.push(row.variantId, row.before, row.after, row.delta, row.unit);
+    return `($1, $2, $${at + 1}, $3, $${at + 2}::numeric, $${at + 3}::numeric, $${at + 4}::numeric, $${at + 5}, $4, $5, $6, $7, $8, $9, $10)`;
+  });
+  await db.query(
+    `INSERT INTO inventory_ledger (shop_id, location_id, variant_id, operation, quantity_before, quantity_after,
+       delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name)
+     VALUES ${values.join(', ')}`,
+    params,
   );
 }
 

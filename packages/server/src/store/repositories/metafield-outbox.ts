@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import { claimInDueShop } from './due-shops.js';
+import { claimInDueShop, type DueQueue } from './due-shops.js';
 
 /** NOTIFY channel that wakes the metafield writers of every instance when a document is queued. */
 export const METAFIELDS_QUEUED = 'tare_metafields_queued';
@@ -85,21 +85,29 @@ export async function forgetShopMetafields(tx: Queryable, shopId: string): Promi
   await tx.query('DELETE FROM metafields_written WHERE shop_id = $1', [shopId]);
 }
 
+/** The metafield outbox as a queue: documents not refused wait for their write. */
+export const METAFIELD_QUEUE: DueQueue = { table: 'metafield_outbox', pending: 'failed_at IS NULL', order: 'next_attempt_at' };
+
 /**
- * Leases up to `limit` due documents of one shop (the shop with the oldest due one) for
+ * Leases up to `limit` due documents of one shop (`shopId`, else the shop with the oldest due one) for
  * `leaseMs`, as the stock outbox leases its pushes: another instance skips them meanwhile, and a
  * worker that dies leaves them due when the lease ends.
  */
-export async function leaseDueMetafields(db: Queryable, limit: number, leaseMs: number): Promise<QueuedMetafield[]> {
-  const queue = {
-    table: 'metafield_outbox',
-    due: 'failed_at IS NULL AND next_attempt_at <= now()',
-    order: 'next_attempt_at',
-  };
-  const leased = await claimInDueShop(db, queue, async (shopId) => {
-    const batch = await leaseShopDueMetafields(db, shopId, limit, leaseMs);
-    return batch.length ? batch : undefined;
-  });
+export async function leaseDueMetafields(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  shopId?: string,
+): Promise<QueuedMetafield[]> {
+  const leased = await claimInDueShop(
+    db,
+    METAFIELD_QUEUE,
+    async (shop) => {
+      const batch = await leaseShopDueMetafields(db, shop, limit, leaseMs);
+      return batch.length ? batch : undefined;
+    },
+    shopId,
+  );
   return leased ?? [];
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import { claimInDueShop } from './due-shops.js';
+import { claimInDueShop, type DueQueue } from './due-shops.js';
 import type { PlatformKind } from './shops.js';
 import type { ShopifyConnectionStatus } from '../../platform/shopify/connection.js';
 
@@ -68,18 +68,17 @@ export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<b
   return rowCount > 0;
 }
 
+/** The inbox as a queue: pending events, oldest due first. */
+export const INBOX_QUEUE: DueQueue = { table: 'platform_events', pending: `status = 'pending'`, order: 'next_attempt_at, id' };
+
 /**
- * Claims the oldest due pending event and marks it processed: the caller processes it in the
- * same transaction, so the mark commits with the processing or not at all. Events another
- * instance is processing are skipped (each is worked on by one instance). The claim locks within
- * the shop of the oldest due event (`claimInDueShop`).
+ * Claims the oldest due pending event (of `shopId` when given) and marks it processed: the
+ * caller processes it in the same transaction, so the mark commits with the processing or not
+ * at all. Events another instance is processing are skipped (each is worked on by one
+ * instance). The claim locks within the shop of the oldest due event (`claimInDueShop`).
  */
-export function claimDueEvent(tx: Queryable): Promise<InboxEvent | undefined> {
-  return claimInDueShop(
-    tx,
-    { table: 'platform_events', due: `status = 'pending' AND next_attempt_at <= now()`, order: 'next_attempt_at, id' },
-    (shopId) => claimShopDueEvent(tx, shopId),
-  );
+export function claimDueEvent(tx: Queryable, shopId?: string): Promise<InboxEvent | undefined> {
+  return claimInDueShop(tx, INBOX_QUEUE, (shop) => claimShopDueEvent(tx, shop), shopId);
 }
 
 /** Claims the shop's oldest due pending event no other instance holds (one shard on Citus). */

@@ -1,6 +1,6 @@
 import type { LevelProjection } from '../../platform/gateway.js';
 import type { Queryable } from '../db.js';
-import { claimInDueShop } from './due-shops.js';
+import { claimInDueShop, type DueQueue } from './due-shops.js';
 
 /** NOTIFY channel that wakes the push workers of every instance when whole units are queued. */
 export const PROJECTION_QUEUED = 'tare_projection_queued';
@@ -60,18 +60,30 @@ export async function queueProjections(
   await tx.query('SELECT pg_notify($1, $2)', [PROJECTION_QUEUED, shopId]);
 }
 
+/** The stock outbox as a queue: every row waits for its push. */
+export const PROJECTION_QUEUE: DueQueue = { table: 'projection_outbox', pending: 'true', order: 'next_attempt_at' };
+
 /**
- * Leases up to `limit` due pushes of one shop (the shop with the oldest due push) for
+ * Leases up to `limit` due pushes of one shop (`shopId`, else the shop with the oldest due push) for
  * `leaseMs`: another instance skips them meanwhile, and a worker that dies mid-push leaves them
  * due again when the lease ends. Each leased figure is recorded in `pushed` before it is sent,
  * so a push whose answer is lost is recognised when the platform shows it.
  */
-export async function leaseDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<QueuedPush[]> {
-  const queue = { table: 'projection_outbox', due: 'next_attempt_at <= now()', order: 'next_attempt_at' };
-  const leased = await claimInDueShop(db, queue, async (shopId) => {
-    const batch = await leaseShopDuePushes(db, shopId, limit, leaseMs);
-    return batch.length ? batch : undefined;
-  });
+export async function leaseDuePushes(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  shopId?: string,
+): Promise<QueuedPush[]> {
+  const leased = await claimInDueShop(
+    db,
+    PROJECTION_QUEUE,
+    async (shop) => {
+      const batch = await leaseShopDuePushes(db, shop, limit, leaseMs);
+      return batch.length ? batch : undefined;
+    },
+    shopId,
+  );
   return leased ?? [];
 }
 
