@@ -122,7 +122,7 @@ function benchDocument() {
   return document;
 }
 
-async function prepareStore(tmp: string, env: Record<string, string>): Promise<string> {
+export async function prepareStore(tmp: string, env: Record<string, string>): Promise<string> {
   const file = path.join(tmp, 'inventory-shop.json');
   writeFileSync(file, JSON.stringify(benchDocument()));
   await runNode([TARE, 'import', file], env);
@@ -204,7 +204,7 @@ function backendCpuSeconds(before: Map<number, number>, after: Map<number, numbe
 type Op = (worker: number, i: number) => Promise<void>;
 
 /** Runs `workers` loops of `op` for `seconds` (or `count` ops each); returns the rate and latency. */
-async function drive(
+export async function drive(
   workers: number,
   op: Op,
   limit: { seconds: number } | { count: number },
@@ -241,7 +241,7 @@ async function drive(
 }
 
 /** Combines alternating runs of one measurement: mean rate, mean p50, worst p99. */
-function combine(runs: Rate[]): Rate {
+export function combine(runs: Rate[]): Rate {
   const mean = (f: (r: Rate) => number | undefined) => {
     const xs = runs.map(f).filter((x): x is number => x !== undefined);
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
@@ -312,14 +312,15 @@ function client(url: string, apiKey: string, connections: number) {
 const ADJUSTMENTS = '/api/v1/inventory/adjustments';
 const runId = randomBytes(4).toString('hex');
 
-interface Tare {
+export interface Tare {
   child: Child;
+  url: string;
   post: ReturnType<typeof client>['post'];
   close(): void;
 }
 
 /** a. One adjustment per request, spread over all variants (round robin, so 8 clients rarely meet). */
-function singleOp(tare: Tare, phase: string): Op {
+export function singleOp(tare: Tare, phase: string): Op {
   let next = 0;
   return async (worker, i) => {
     const variantId = VARIANTS[next++ % VARIANTS.length]!;
@@ -429,7 +430,7 @@ async function checkStore(query: Query, hot: Rate, store: string): Promise<HotRe
   return result;
 }
 
-async function startTare(
+export async function startTare(
   env: Record<string, string>,
   nodeFlags: string[],
   apiKey: string,
@@ -450,7 +451,7 @@ async function startHttpServer(
   const child = spawnNode(args, { ...env, PORT: String(port) });
   await waitFor200(`${url}/readyz`, child);
   const http = client(url, apiKey, connections);
-  return { child, post: http.post, close: http.close };
+  return { child, url, post: http.post, close: http.close };
 }
 
 /** The baselines' half-rounds at `clients` clients, run alternately with Tare's. */

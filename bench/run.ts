@@ -11,6 +11,8 @@
 // BENCH_ONLY=storefront (the sandbox storefront's add to cart, bench/storefront-cart.ts),
 // BENCH_ONLY=items (sales on stock items of 1, 5 and 20 variants and the Shopify push of 20
 // siblings, bench/stock-items.ts; BENCH_ITEMS_SECONDS).
+// `npm run bench -- --scale` (bench/scale.ts) and `npm run bench -- --citus` (Citus against PostgreSQL,
+// bench/citus.ts) run alone, printed only.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { DEMO_CATALOG } from '../packages/server/src/cli/demo-catalog.js';
 import type { Fixture } from './bare-server.js';
 import { benchCartTransform, FUNCTION_HEADING, functionTable } from './cart-transform.js';
+import { benchCitus, citusTable, dropCitusBenchDatabase } from './citus.js';
 import { benchEvents } from './events.js';
 import { benchInventory, dropBenchDatabase } from './inventory.js';
 import { benchPglite, PGLITE_HEADING, pgliteTable } from './pglite-mixed.js';
@@ -210,6 +213,21 @@ async function mainScale(): Promise<void> {
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
 }
 
+/** `npm run bench -- --citus`: Tare on the local Citus cluster against PostgreSQL (bench/citus.ts), printed only. */
+async function mainCitus(): Promise<void> {
+  execFileSync('npm', ['run', 'build', '--silent', '-w', '@tare/server'], { stdio: 'inherit' });
+  const results = await benchCitus(tmp, tareEnv);
+  const { markdown, missed } = citusTable(results);
+  const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  console.log(
+    `\n${date} UTC · \`nproc\` ${nproc} · node ${process.version} · \`tare serve\` on PostgreSQL and on Citus ` +
+      `(coordinator and ${results.shards} shards on two workers, same machine), ${results.rounds} alternating rounds of ` +
+      `${results.seconds} s\n\n${markdown}\n`,
+  );
+  console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');
+}
+
 /** The checkout function per cart against a no-op function (bench/cart-transform.ts), into the README. */
 function mainFunction(): void {
   log('checkout function: carts of 1, 10 and 100 measured lines, with the JIT and --jitless');
@@ -253,6 +271,7 @@ async function mainItems(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--scale')) return mainScale();
+  if (process.argv.includes('--citus')) return mainCitus();
   if (ONLY === 'items') return mainItems();
   if (ONLY === 'shopify') return mainShopify();
   if (ONLY === 'function') return mainFunction();
@@ -332,6 +351,7 @@ async function cleanup(): Promise<void> {
   await stopAll();
   await dropBenchDatabase();
   await dropScaleDatabases();
+  dropCitusBenchDatabase();
   rmSync(tmp, { recursive: true, force: true });
 }
 

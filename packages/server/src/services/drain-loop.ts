@@ -28,7 +28,7 @@ export interface DrainLoopOptions {
 export const SWEEP_MS = 60_000;
 
 /**
- * Runs `step` until nothing is due, one run at a time per process (decision 108). What wakes
+ * Runs `step` until nothing is due, one run at a time per process (decision 111). What wakes
  * it says where to look, so that an idle poll asks the store nothing:
  * - a notification names its shop: that shop is drained (one shard on Citus);
  * - after a shop is drained, its next due time is read (one shard) and the shop is scheduled;

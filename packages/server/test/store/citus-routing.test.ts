@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { Db } from '../../src/store/db.js';
+import { citusTasks } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
+import { recording, type Sent } from '../support/recording-db.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
 import { createPlatformSimulator } from '../support/platform-simulator.js';
 
@@ -11,49 +13,13 @@ import { createPlatformSimulator } from '../support/platform-simulator.js';
 
 /**
  * Statements that are cross-shop on purpose (docs/operations.md lists them), which the server's
- * background workers send while the requests run: the queues' search for a shop with due work,
- * and the hourly reaping of old idempotency keys.
+ * background workers send while the requests run: the queues' sweep for a shop with due work
+ * (at start and every minute), and the hourly reaping of old idempotency keys.
  */
 const CROSS_SHOP = [
   /^SELECT shop_id FROM (platform_events|projection_outbox|metafield_outbox) WHERE/,
   /^DELETE FROM idempotency_keys WHERE created_at/,
 ];
-
-interface Sent {
-  sql: string;
-  params: readonly unknown[];
-}
-
-/** `db` with every statement it (or a transaction of it) runs recorded in `sent`. */
-function recording(db: Db, sent: Sent[]): Db {
-  const record = (q: Queryable): Queryable['query'] =>
-    ((sql: string, params: readonly unknown[] = []) => {
-      sent.push({ sql, params });
-      return q.query(sql, params);
-    }) as Queryable['query'];
-  return {
-    ...db,
-    query: record(db),
-    transaction: (fn) => db.transaction((tx) => fn({ query: record(tx) })),
-  };
-}
-
-/** The tasks (shard queries) Citus plans for the statement: 0 when no distributed table is in it. */
-async function taskCount(db: Db, { sql, params }: Sent): Promise<number> {
-  const { rows } = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-  const counts: number[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'Task Count' && typeof value === 'number') counts.push(value);
-        else walk(value);
-      }
-    }
-  };
-  walk(rows[0]!['QUERY PLAN']);
-  return counts.reduce((a, b) => Math.max(a, b), 0);
-}
 
 const citus = testDrivers({ citus: true }).filter((driver) => driver.name === 'citus');
 
@@ -92,10 +58,7 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     for (const statement of statements) {
       if (!/^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.sql)) continue;
       if (CROSS_SHOP.some((pattern) => pattern.test(statement.sql))) continue;
-      // Citus plans some statements in steps (a data-modifying CTE beside an INSERT … SELECT):
-      // EXPLAIN then fails with "could not create distributed plan"; such a statement is no
-      // router plan either.
-      const tasks = await taskCount(db, statement).catch(() => Infinity);
+      const tasks = await citusTasks(db, statement.sql, statement.params);
       if (tasks > 1) wide.push(statement.sql.replace(/\s+/g, ' ').slice(0, 60));
     }
     return wide;
@@ -115,6 +78,33 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
 
   it('when a single-entry adjustment moves an existing level, then every statement touches one shard', async () => {
     expect(await fannedOut(() => adjust('2001', 'routing-2'), 200)).toEqual([]);
+  });
+
+  it('when one adjustment moves several levels, then every statement touches one shard', async () => {
+    const several = await fannedOut(
+      () =>
+        call(server, '/api/v1/inventory/adjustments', {
+          method: 'POST',
+          key,
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'routing-several' },
+          body: JSON.stringify({
+            locationId: '70001',
+            adjustments: [
+              { variantId: '2003', delta: { value: 2, unit: 'lb' } },
+              { variantId: '2001', delta: { value: -0.25, unit: 'kg' } },
+              { variantId: '2002', delta: { value: 150, unit: 'g' } },
+            ],
+          }),
+        }),
+      200,
+    );
+    expect(several).toEqual([]);
+    // Its ledger rows, ids rising in the request's order.
+    const { rows } = await db.query<{ variant_id: string }>(
+      `SELECT variant_id FROM inventory_ledger WHERE shop_id = $1 AND idempotency_key = 'routing-several' ORDER BY id`,
+      [shopId],
+    );
+    expect(rows.map((r) => r.variant_id)).toEqual(['2003', '2001', '2002']);
   });
 
   it('when an adjustment is retried with its key, then the replay touches one shard', async () => {

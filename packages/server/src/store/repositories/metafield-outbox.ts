@@ -86,7 +86,11 @@ export async function forgetShopMetafields(tx: Queryable, shopId: string): Promi
 }
 
 /** The metafield outbox as a queue: documents not refused wait for their write. */
-export const METAFIELD_QUEUE: DueQueue = { table: 'metafield_outbox', pending: 'failed_at IS NULL', order: 'next_attempt_at' };
+export const METAFIELD_QUEUE: DueQueue = {
+  table: 'metafield_outbox',
+  pending: 'failed_at IS NULL',
+  order: 'next_attempt_at',
+};
 
 /**
  * Leases up to `limit` due documents of one shop (`shopId`, else the shop with the oldest due one) for

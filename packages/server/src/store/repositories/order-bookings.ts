@@ -62,7 +62,7 @@ export interface OrderContext {
 }
 
 /**
- * Tracks the order and reads, in one statement, everything its booking needs: the variants its
+ * Tracks the order and reads everything its booking needs: the variants its
  * lines name, whether its location is known, since when the shop is followed, and what is
  * booked. Call it under `lockOrderBookings`, in a later statement (a statement's snapshot is
  * taken when it starts, so the lock must be held before).
@@ -72,8 +72,12 @@ export async function readOrderContext(
   shopId: string,
   order: { id: string; locationId: string; variantIds: string[]; reference: OrderReference },
 ): Promise<OrderContext> {
+  // Two statements, not an INSERT CTE beside the reads: Citus runs that in steps.
+  const tracked = await tx.query(
+    'INSERT INTO tracked_orders (shop_id, order_id) VALUES ($1, $2) ON CONFLICT (shop_id, order_id) DO NOTHING',
+    [shopId, order.id],
+  );
   const { rows } = await tx.query<{
-    is_new: boolean;
     location_known: boolean;
     follows_orders_since: Date;
     variants: ({ id: string; unit: string; unitValue: string } & VariantFactorFields)[];
@@ -86,6 +90,7 @@ export async function readOrderContext(
       units: string;
     }[];
   }>(
+<<<<<<< HEAD
     // The reference is written by the insert for a new order, else by the update (which cannot
     // see the row the insert adds: both read the statement's snapshot), only when it changed.
     `WITH tracked AS (
@@ -97,6 +102,9 @@ export async function readOrderContext(
           AND (order_name, customer_name, customer_email) IS DISTINCT FROM ($5::text, $6::text, $7::text))
      SELECT EXISTS (SELECT 1 FROM tracked) AS is_new,
        EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
+=======
+    `SELECT EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
+>>>>>>> 1cdc609 (Citus: every statement of an adjustment, a level PUT and an order's booking is routed to one shard — the local platform's compare-and-set and the order's bookings and tracking are separate statements instead of data-modifying CTEs Citus ran in steps; several ledger rows are one INSERT … SELECT from the shop's location with ids drawn before; the routing test counts a statement run in steps (subplans, INSERT … SELECT through the coordinator) as not routed; npm run bench -- --citus (bench/citus.ts); decision 108; docs)
        (SELECT follows_orders_since FROM shops WHERE id = $1) AS follows_orders_since,
        COALESCE((SELECT json_agg(json_build_object('id', v.id, 'unit', v.unit, 'unitValue', v.unit_value::text,
            'dimensions', v.dimensions, 'overagePercent', v.overage_percent::text, 'rules', v.rules))
@@ -121,7 +129,7 @@ export async function readOrderContext(
     units: Number(b.units),
   }));
   return {
-    isNew: row.is_new,
+    isNew: tracked.rowCount > 0,
     locationKnown: row.location_known,
     followsOrdersSince: row.follows_orders_since,
     variants: new Map(row.variants.map(({ id, ...variant }) => [id, variant])),
@@ -130,8 +138,9 @@ export async function readOrderContext(
 }
 
 /**
- * Makes the order's bookings and skipped lines what is now booked, in one statement: rows of
- * the new set are upserted, the others deleted (disjoint rows, so the parts cannot collide).
+ * Makes the order's bookings and skipped lines what is now booked: rows not in the new set are
+ * deleted, the new set upserted, the skipped lines recorded. Three statements, each routed to
+ * the shop's shard on Citus (as data-modifying CTEs of one statement, Citus ran them in steps).
  */
 export async function saveBookings(
   tx: Queryable,
@@ -141,30 +150,38 @@ export async function saveBookings(
   skipped: SkippedLine[],
 ): Promise<void> {
   await tx.query(
-    `WITH w AS (
-       SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::bigint[])
-         AS w(line_item_id, variant_id, cause, amount, unit, units)),
-     upserted AS (
-       INSERT INTO order_bookings (shop_id, order_id, line_item_id, variant_id, cause, amount, unit, units)
-       SELECT $1, $2, * FROM w
-       ON CONFLICT (shop_id, order_id, line_item_id, variant_id, cause) DO UPDATE
-         SET amount = EXCLUDED.amount, unit = EXCLUDED.unit, units = EXCLUDED.units),
-     deleted AS (
-       DELETE FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = $2 AND NOT EXISTS (
-         SELECT 1 FROM w WHERE w.line_item_id = b.line_item_id AND w.variant_id = b.variant_id AND w.cause = b.cause))
-     UPDATE tracked_orders SET skipped = $9, updated_at = now()
-     WHERE shop_id = $1 AND order_id = $2 AND skipped IS DISTINCT FROM $9::jsonb`,
+    `DELETE FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = $2 AND NOT EXISTS (
+       SELECT 1 FROM unnest($3::text[], $4::text[], $5::text[]) AS w(line_item_id, variant_id, cause)
+        WHERE w.line_item_id = b.line_item_id AND w.variant_id = b.variant_id AND w.cause = b.cause)`,
     [
       shopId,
       orderId,
       bookings.map((b) => b.lineItemId),
       bookings.map((b) => b.variantId),
       bookings.map((b) => b.cause),
-      bookings.map((b) => toPlainString(b.amount)),
-      bookings.map((b) => b.unit),
-      bookings.map((b) => b.units),
-      JSON.stringify(skipped),
     ],
+  );
+  if (bookings.length > 0) {
+    // Multi-row VALUES (an order's lines: a few rows), which Citus routes; an INSERT … SELECT
+    // from unnest(…) it pulls through the coordinator.
+    const params: unknown[] = [shopId, orderId];
+    const values = bookings.map((b) => {
+      const at = params.length;
+      params.push(b.lineItemId, b.variantId, b.cause, toPlainString(b.amount), b.unit, b.units);
+      return `($1, $2, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}::numeric, $${at + 5}, $${at + 6}::bigint)`;
+    });
+    await tx.query(
+      `INSERT INTO order_bookings (shop_id, order_id, line_item_id, variant_id, cause, amount, unit, units)
+       VALUES ${values.join(', ')}
+       ON CONFLICT (shop_id, order_id, line_item_id, variant_id, cause) DO UPDATE
+         SET amount = EXCLUDED.amount, unit = EXCLUDED.unit, units = EXCLUDED.units`,
+      params,
+    );
+  }
+  await tx.query(
+    `UPDATE tracked_orders SET skipped = $3, updated_at = now()
+     WHERE shop_id = $1 AND order_id = $2 AND skipped IS DISTINCT FROM $3::jsonb`,
+    [shopId, orderId, JSON.stringify(skipped)],
   );
 }
 

@@ -69,7 +69,11 @@ export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<b
 }
 
 /** The inbox as a queue: pending events, oldest due first. */
-export const INBOX_QUEUE: DueQueue = { table: 'platform_events', pending: `status = 'pending'`, order: 'next_attempt_at, id' };
+export const INBOX_QUEUE: DueQueue = {
+  table: 'platform_events',
+  pending: `status = 'pending'`,
+  order: 'next_attempt_at, id',
+};
 
 /**
  * Claims the oldest due pending event (of `shopId` when given) and marks it processed: the

@@ -1,0 +1,330 @@
+// `npm run bench -- --citus` (issue 26): Tare on the local Citus cluster against plain PostgreSQL
+// in the same run. A fresh database on each (PostgreSQL through BENCH_PG_URL as bench/inventory.ts
+// makes it; Citus through `cluster.sh createdb`, 32 shards as in production), the inventory
+// bench's shop imported into both by `tare import`, a `tare serve` per store. Measured,
+// alternating PostgreSQL then Citus in every round to cancel the machine's drift:
+// - single-entry adjustments over HTTP at 1 and 8 clients (tx/s, p50, p99);
+// - cached reads (bench/reads.ts's endpoints) with 64 connections, and the uncached level read;
+// - the idle inbox/outbox poll: statements and shard tasks (Citus's EXPLAIN) of each worker's
+//   poll with nothing due, and the transactions the Citus workers ran while the server idled.
+// Printed only (bench/README.md keeps the figures of a run by hand). Env: BENCH_CITUS_SECONDS
+// (per run, default 4), BENCH_CITUS_ROUNDS (default 3), BENCH_CITUS_DIR (the folder holding
+// cluster.sh; else ../shared/citus or /work/shared/citus), BENCH_CITUS_ADMIN_URL (default
+// postgres://postgres@127.0.0.1:5441/postgres), BENCH_PG_URL as in bench/inventory.ts.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { createLogger } from '../packages/server/src/logger.js';
+import { createLocalGateway } from '../packages/server/src/platform/local/local-gateway.js';
+import { createInboxWorker } from '../packages/server/src/services/events/inbox-worker.js';
+import { createPushWorker } from '../packages/server/src/services/projection/push-worker.js';
+import { createMetafieldWorker } from '../packages/server/src/services/storefront/metafield-worker.js';
+import { openPostgres } from '../packages/server/src/store/pg-driver.js';
+import { citusTasks } from '../packages/server/test/support/citus-plan.js';
+import { recording, type Sent } from '../packages/server/test/support/recording-db.js';
+import {
+  combine,
+  createDatabase,
+  drive,
+  dropBenchDatabase,
+  prepareStore,
+  type Rate,
+  singleOp,
+  startTare,
+  type Tare,
+} from './inventory.js';
+import { type Load, measure } from './load.js';
+import { stop } from './procs.js';
+import { READ_ENDPOINTS } from './reads.js';
+import { median } from './report.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_CITUS_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_CITUS_ROUNDS ?? 3);
+const ADMIN_URL = process.env.BENCH_CITUS_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5441/postgres';
+const WRITE_CLIENTS = [1, 8];
+const LEVEL_READ = '/api/v1/inventory/levels?locationId=70001&variantId=300000';
+/** Citus ÷ PostgreSQL, issue 26: a write at most twice the time, a cached read at most 1.2 times. */
+export const CITUS_TARGETS = { write: 2, cachedRead: 1.2 };
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+type StoreName = 'PostgreSQL' | 'Citus';
+const STORES: StoreName[] = ['PostgreSQL', 'Citus'];
+
+interface Compared {
+  name: string;
+  /** Per store: the runs' combined figures. */
+  postgres: { tps: number; p50: number; p99: number };
+  citus: { tps: number; p50: number; p99: number };
+  /** Citus ÷ PostgreSQL of each round: time per request (PostgreSQL's rate ÷ Citus's) and p50. */
+  ratios: { time: number; p50: number }[];
+  target?: number;
+}
+
+export interface CitusResults {
+  seconds: number;
+  rounds: number;
+  shards: number;
+  writes: Compared[];
+  reads: Compared[];
+  idle: { queue: string; pollStatements: number; pollTasks: number; sweepTasks: number }[];
+  /** Transactions per second the Citus worker nodes ran for the bench database while the server idled. */
+  idleWorkerTps: number;
+}
+
+/** The folder with cluster.sh, or a clear error. */
+function citusFolder(): string {
+  const candidates = [process.env.BENCH_CITUS_DIR, path.resolve(ROOT, '../shared/citus'), '/work/shared/citus'];
+  const found = candidates.find((dir) => dir && existsSync(path.join(dir, 'cluster.sh')));
+  if (!found)
+    throw new Error(
+      `no Citus folder: none of ${candidates.filter(Boolean).join(', ')} holds cluster.sh ` +
+        '(the citus folder beside the repository, see docs/operations.md "Running on Citus"; or set BENCH_CITUS_DIR)',
+    );
+  return found;
+}
+
+async function query<R extends object>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+let dropCitus: (() => void) | undefined;
+
+/** Drops the Citus database of the run, if one was made; safe to call more than once. */
+export function dropCitusBenchDatabase(): void {
+  const drop = dropCitus;
+  dropCitus = undefined;
+  drop?.();
+}
+
+/** A fresh database on every node of the cluster (`cluster.sh createdb`); its URL. */
+async function createCitusDatabase(folder: string): Promise<string> {
+  try {
+    await query(ADMIN_URL, 'SELECT 1');
+  } catch (error) {
+    throw new Error(
+      `the Citus cluster does not answer at ${ADMIN_URL} (${error instanceof Error ? error.message : error}); ` +
+        `start it with ${path.join(folder, 'cluster.sh')} start`,
+      { cause: error },
+    );
+  }
+  const name = `tare_bench_citus_${randomBytes(6).toString('hex')}`;
+  const script = path.join(folder, 'cluster.sh');
+  const output = execFileSync(script, ['createdb', name], { encoding: 'utf8' });
+  const url = output.trim().split('\n').at(-1)!;
+  if (!url.startsWith('postgres://')) throw new Error(`cluster.sh createdb printed no URL:\n${output}`);
+  dropCitus = () => {
+    try {
+      execFileSync(script, ['dropdb', name], { stdio: 'ignore' });
+    } catch {
+      log(`could not drop the Citus database ${name}: drop it with ${script} dropdb ${name}`);
+    }
+  };
+  return url;
+}
+
+/** Each queue's worker, in process on the Citus database: its sweep and then its poll with nothing due. */
+async function idlePolls(url: string): Promise<CitusResults['idle']> {
+  const db = await openPostgres({ connectionString: url });
+  const logger = createLogger('silent');
+  const unused = () => Promise.reject(new Error('nothing is due'));
+  try {
+    const sent: Sent[] = [];
+    const rec = recording(db, sent);
+    const workers = {
+      inbox: createInboxWorker({ db: rec, gateway: createLocalGateway(), logger }),
+      'stock outbox': createPushWorker({ db: rec, push: unused, readLevel: unused, logger }),
+      'metafield outbox': createMetafieldWorker({ db: rec, write: unused, logger }),
+    };
+    const idle: CitusResults['idle'] = [];
+    for (const [queue, worker] of Object.entries(workers)) {
+      sent.length = 0;
+      await worker.drainNow(); // the sweep: asks every shard
+      let sweepTasks = 0;
+      for (const s of sent) sweepTasks += await citusTasks(db, s.sql, s.params);
+      sent.length = 0;
+      await worker.poll(); // what runs every second
+      let pollTasks = 0;
+      const pollStatements = sent.length;
+      for (const s of [...sent]) pollTasks += await citusTasks(db, s.sql, s.params);
+      idle.push({ queue, pollStatements, pollTasks, sweepTasks });
+      log(`  ${queue}: idle poll ${pollStatements} statements, ${pollTasks} shard tasks; sweep ${sweepTasks} tasks`);
+    }
+    return idle;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Transactions/s the worker nodes ran for `database` while nothing happened (pg_stat_database). */
+async function idleWorkerTps(coordinatorUrl: string, seconds: number): Promise<number> {
+  const nodes = await query<{ host: string; port: number }>(
+    coordinatorUrl,
+    `SELECT nodename AS host, nodeport AS port FROM pg_dist_node WHERE noderole = 'primary' AND groupid <> 0`,
+  );
+  const database = new URL(coordinatorUrl).pathname.slice(1);
+  const count = async () => {
+    let total = 0;
+    for (const node of nodes) {
+      const url = new URL(coordinatorUrl);
+      url.hostname = node.host;
+      url.port = String(node.port);
+      url.pathname = '/postgres';
+      const rows = await query<{ n: string }>(
+        url.toString(),
+        'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+        [database],
+      );
+      total += Number(rows[0]?.n ?? 0);
+    }
+    return total;
+  };
+  // Backends report their counts when idle, within ~10 s: let the load's counts land first (the
+  // same lag at the end cancels). The counting itself is on the postgres database, not counted.
+  await sleep(11_000);
+  const before = await count();
+  await sleep(seconds * 1000);
+  const after = await count();
+  return (after - before) / seconds;
+}
+
+function compare(name: string, runs: Record<StoreName, Rate[]>, target?: number): Compared {
+  const ratios = runs.PostgreSQL.map((p, i) => {
+    const c = runs.Citus[i]!;
+    return { time: p.tps / c.tps, p50: c.p50 / p.p50 };
+  });
+  const pick = (r: Rate) => ({ tps: r.tps, p50: r.p50, p99: r.p99 });
+  return { name, postgres: pick(combine(runs.PostgreSQL)), citus: pick(combine(runs.Citus)), ratios, target };
+}
+
+const asRate = (load: Load, seconds: number): Rate => ({
+  tps: load.rps,
+  p50: load.p50,
+  p99: load.p99,
+  requests: Math.round(load.rps * seconds),
+});
+
+export async function benchCitus(tmp: string, baseEnv: Record<string, string>): Promise<CitusResults> {
+  const folder = citusFolder();
+  const citusUrl = await createCitusDatabase(folder);
+  const servers: Partial<Record<StoreName, Tare & { key: string }>> = {};
+  try {
+    const pgUrl = await createDatabase();
+    const urls: Record<StoreName, string> = { PostgreSQL: pgUrl, Citus: citusUrl };
+    for (const store of STORES) {
+      const env = { ...baseEnv, DATABASE_URL: urls[store], TARE_DATA_DIR: path.join(tmp, 'citus-unused') };
+      log(`${store}: tare import + tare keys create (the inventory bench's shop)`);
+      const key = await prepareStore(tmp, env);
+      await query(urls[store], 'ANALYZE');
+      const tare = await startTare(env, [], key, Math.max(...WRITE_CLIENTS));
+      servers[store] = { ...tare, key };
+    }
+    const shards = await query<{ n: number }>(
+      citusUrl,
+      `SELECT count(*)::int AS n FROM pg_dist_shard WHERE logicalrelid = 'inventory_levels'::regclass`,
+    );
+    const both = servers as Record<StoreName, Tare & { key: string }>;
+
+    const writes: Compared[] = [];
+    for (const clients of WRITE_CLIENTS) {
+      log(`single-entry adjustments, ${clients} client(s): warm-up 1 s each, then ${ROUNDS} rounds × ${SECONDS} s`);
+      for (const store of STORES) await drive(clients, singleOp(both[store], `cwarm${clients}`), { seconds: 1 });
+      const runs: Record<StoreName, Rate[]> = { PostgreSQL: [], Citus: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const store of STORES) {
+          const rate = await drive(clients, singleOp(both[store], `c${clients}-${round}`), { seconds: SECONDS });
+          runs[store].push(rate);
+          log(`  ${store}: ${rate.tps.toFixed(0)} tx/s, p50 ${rate.p50.toFixed(1)} ms, p99 ${rate.p99.toFixed(1)} ms`);
+        }
+      }
+      const name = `single-entry adjustment, ${clients} client${clients > 1 ? 's' : ''}`;
+      writes.push(compare(name, runs, CITUS_TARGETS.write));
+    }
+
+    const reads: Compared[] = [];
+    for (const endpoint of [...READ_ENDPOINTS, LEVEL_READ]) {
+      const cached = endpoint !== LEVEL_READ;
+      log(`GET ${endpoint}: warm-up 2 s each, then ${ROUNDS} rounds × ${SECONDS} s, 64 connections`);
+      const auth = (store: StoreName) => ({ authorization: `Bearer ${both[store].key}` });
+      for (const store of STORES) await measure(both[store].url + endpoint, auth(store), 2, both[store].child.pid);
+      const runs: Record<StoreName, Rate[]> = { PostgreSQL: [], Citus: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const store of STORES) {
+          const load = await measure(both[store].url + endpoint, auth(store), SECONDS, both[store].child.pid);
+          runs[store].push(asRate(load, SECONDS));
+          log(`  ${store}: ${load.rps.toFixed(0)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`);
+        }
+      }
+      reads.push(
+        compare(`GET ${endpoint}${cached ? ' (cached)' : ''}`, runs, cached ? CITUS_TARGETS.cachedRead : undefined),
+      );
+    }
+
+    log('idle: the Citus workers’ transactions while the servers idle (~30 s)');
+    const workerTps = await idleWorkerTps(citusUrl, 20);
+    log(`  ${workerTps.toFixed(2)} transactions/s on the worker nodes`);
+    log('idle polls, in process on the Citus database');
+    const idle = await idlePolls(citusUrl);
+    return {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      shards: shards[0]?.n ?? 0,
+      writes,
+      reads,
+      idle,
+      idleWorkerTps: workerTps,
+    };
+  } finally {
+    for (const store of STORES) {
+      const server = servers[store];
+      if (!server) continue;
+      server.close();
+      await stop(server.child);
+    }
+    await dropBenchDatabase();
+    dropCitusBenchDatabase();
+  }
+}
+
+/** The table printed, and the targets missed. */
+export function citusTable(r: CitusResults): { markdown: string; missed: string[] } {
+  const missed: string[] = [];
+  const rows = [...r.writes, ...r.reads].map((c) => {
+    const time = c.ratios.map((x) => x.time);
+    const p50 = c.ratios.map((x) => x.p50);
+    const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+    const ok = c.target === undefined ? undefined : median(time) <= c.target;
+    if (ok === false)
+      missed.push(`Citus ${c.name}: ${median(time).toFixed(2)}× PostgreSQL's time (target ≤ ${c.target}×)`);
+    const fig = (s: Compared['postgres']) =>
+      `${s.tps.toFixed(0)}/s, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`;
+    return (
+      `| ${c.name} | ${fig(c.postgres)} | ${fig(c.citus)} | **${median(time).toFixed(2)}×** (${range(time)}); ` +
+      `p50 ${median(p50).toFixed(2)}× | ${c.target === undefined ? '—' : `≤ ${c.target}×`} | ` +
+      `${ok === undefined ? '—' : ok ? 'yes' : '**no**'} |`
+    );
+  });
+  const pollStatements = r.idle.reduce((a, q) => a + q.pollStatements, 0);
+  const pollTasks = r.idle.reduce((a, q) => a + q.pollTasks, 0);
+  if (pollTasks > 0) missed.push(`idle polls touched ${pollTasks} shards (target: none)`);
+  rows.push(
+    `| idle poll of the inbox and both outboxes (every second) | — | ${pollStatements} statements, ${pollTasks} shard tasks ` +
+      `(the sweep, every minute: ${r.idle.map((q) => `${q.queue} ${q.sweepTasks}`).join(', ')} tasks) | — | no shard | ${pollTasks === 0 ? 'yes' : '**no**'} |`,
+    `| Citus worker nodes while the server idles | — | ${r.idleWorkerTps.toFixed(2)} transactions/s | — | — | — |`,
+  );
+  const markdown = [
+    '| Measurement | PostgreSQL | Citus | Citus ÷ PostgreSQL: time per request, median of rounds (range) | Target | Met |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  return { markdown, missed };
+}

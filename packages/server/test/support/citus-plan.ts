@@ -1,0 +1,33 @@
+import type { Queryable } from '../../src/store/db.js';
+
+/**
+ * The shard tasks Citus plans for a statement, from its EXPLAIN: the largest Task Count of the
+ * plan, 0 when no distributed table is in it, and Infinity when Citus runs it in steps (a
+ * subplan whose result feeds the rest, or an `INSERT … SELECT` pulled through the coordinator
+ * or repartitioned): such a statement is no router plan even when each step has one task. A
+ * statement Citus cannot plan at all counts as Infinity too.
+ */
+export async function citusTasks(db: Queryable, sql: string, params: readonly unknown[]): Promise<number> {
+  let plan: unknown;
+  try {
+    const { rows } = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+    plan = rows[0]!['QUERY PLAN'];
+  } catch {
+    return Infinity;
+  }
+  let most = 0;
+  let steps = false;
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'Task Count' && typeof value === 'number') most = Math.max(most, value);
+        else if (key === 'INSERT/SELECT method' && value !== 'pushdown') steps = true;
+        else if (key === 'Subplans' && Array.isArray(value) && value.length > 0) steps = true;
+        walk(value);
+      }
+    }
+  };
+  walk(plan);
+  return steps ? Infinity : most;
+}
