@@ -72,11 +72,26 @@ export async function readOrderContext(
   shopId: string,
   order: { id: string; locationId: string; variantIds: string[]; reference: OrderReference },
 ): Promise<OrderContext> {
-  // Two statements, not an INSERT CTE beside the reads: Citus runs that in steps.
+  // Statements of their own, not data-modifying CTEs beside the reads: Citus runs those in
+  // steps. The reference is written by the insert for a new order, else by the update, only
+  // when it changed.
+  const reference = [
+    order.reference.name,
+    order.reference.customer?.name ?? null,
+    order.reference.customer?.email ?? null,
+  ];
   const tracked = await tx.query(
-    'INSERT INTO tracked_orders (shop_id, order_id) VALUES ($1, $2) ON CONFLICT (shop_id, order_id) DO NOTHING',
-    [shopId, order.id],
+    `INSERT INTO tracked_orders (shop_id, order_id, order_name, customer_name, customer_email)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (shop_id, order_id) DO NOTHING`,
+    [shopId, order.id, ...reference],
   );
+  if (tracked.rowCount === 0)
+    await tx.query(
+      `UPDATE tracked_orders SET order_name = $3, customer_name = $4, customer_email = $5
+        WHERE shop_id = $1 AND order_id = $2
+          AND (order_name, customer_name, customer_email) IS DISTINCT FROM ($3::text, $4::text, $5::text)`,
+      [shopId, order.id, ...reference],
+    );
   const { rows } = await tx.query<{
     location_known: boolean;
     follows_orders_since: Date;
@@ -90,21 +105,7 @@ export async function readOrderContext(
       units: string;
     }[];
   }>(
-<<<<<<< HEAD
-    // The reference is written by the insert for a new order, else by the update (which cannot
-    // see the row the insert adds: both read the statement's snapshot), only when it changed.
-    `WITH tracked AS (
-       INSERT INTO tracked_orders (shop_id, order_id, order_name, customer_name, customer_email)
-       VALUES ($1, $2, $5, $6, $7) ON CONFLICT (shop_id, order_id) DO NOTHING RETURNING 1),
-     named AS (
-       UPDATE tracked_orders SET order_name = $5, customer_name = $6, customer_email = $7
-        WHERE shop_id = $1 AND order_id = $2
-          AND (order_name, customer_name, customer_email) IS DISTINCT FROM ($5::text, $6::text, $7::text))
-     SELECT EXISTS (SELECT 1 FROM tracked) AS is_new,
-       EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
-=======
     `SELECT EXISTS (SELECT 1 FROM locations WHERE shop_id = $1 AND id = $3) AS location_known,
->>>>>>> 1cdc609 (Citus: every statement of an adjustment, a level PUT and an order's booking is routed to one shard — the local platform's compare-and-set and the order's bookings and tracking are separate statements instead of data-modifying CTEs Citus ran in steps; several ledger rows are one INSERT … SELECT from the shop's location with ids drawn before; the routing test counts a statement run in steps (subplans, INSERT … SELECT through the coordinator) as not routed; npm run bench -- --citus (bench/citus.ts); decision 108; docs)
        (SELECT follows_orders_since FROM shops WHERE id = $1) AS follows_orders_since,
        COALESCE((SELECT json_agg(json_build_object('id', v.id, 'unit', v.unit, 'unitValue', v.unit_value::text,
            'dimensions', v.dimensions, 'overagePercent', v.overage_percent::text, 'rules', v.rules))
@@ -112,15 +113,7 @@ export async function readOrderContext(
        COALESCE((SELECT json_agg(json_build_object('lineItemId', b.line_item_id, 'variantId', b.variant_id,
            'cause', b.cause, 'amount', b.amount::text, 'unit', b.unit, 'units', b.units::text))
          FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = $2), '[]') AS bookings`,
-    [
-      shopId,
-      order.id,
-      order.locationId,
-      order.variantIds,
-      order.reference.name,
-      order.reference.customer?.name ?? null,
-      order.reference.customer?.email ?? null,
-    ],
+    [shopId, order.id, order.locationId, order.variantIds],
   );
   const row = rows[0]!;
   const bookings = row.bookings.map((b): StoredBooking => ({
