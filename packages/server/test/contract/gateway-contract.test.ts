@@ -225,6 +225,28 @@ describe.each(testDrivers({ citus: true }))('The gateway contract on $name', (st
         expect(await p.shown('2001')).toBe(20);
       });
 
+      it('names the order as the platform shows it, numbered per shop, and says who placed it when asked; a guest is no customer', async () => {
+        const p = await open();
+        const line = [{ variantId: '2002', quantity: 1, price: '24.00' }];
+        const ada = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' };
+        const { orderId: placed } = await p.placeOrder(line, ada);
+        const { orderId: guest } = await p.placeOrder(line);
+        const read = (orderId: string, customer?: boolean) =>
+          db.transaction((tx) => p.gateway.readOrder(tx, p.shopId, orderId, { customer }));
+
+        const named = await read(placed, true);
+        expect(named!.name).toMatch(/^#1\d{3}$/);
+        expect(named!.customer).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com' });
+        const unnamed = await read(guest, true);
+        // The shop's next order has the next number.
+        expect(unnamed!.name).toBe(`#${Number(named!.name.slice(1)) + 1}`);
+        expect(unnamed!.customer).toBeNull();
+        // Unasked, a remote platform spends no call on it; the embedded one reads it anyway.
+        const unasked = await read(placed);
+        expect(unasked!.name).toBe(named!.name);
+        expect([undefined, named!.customer]).toContainEqual(unasked!.customer);
+      });
+
       it('an order the platform does not have is undefined', async () => {
         const p = await open();
         expect(await readOrder(p, '987654321')).toBeUndefined();

@@ -34,8 +34,11 @@ export interface PlatformDriver {
   /** The adapter under test, behind the gateway port. */
   readonly gateway: PlatformGateway;
 
-  /** A customer checks out at 70001; each line costs `price` a unit (the platform is told, or checked to charge it). */
-  placeOrder(lines: OrderLine[]): Promise<{ orderId: string; lineIds: string[] }>;
+  /**
+   * A customer checks out at 70001; each line costs `price` a unit (the platform is told, or
+   * checked to charge it). Without `customer`, a guest who gives neither name nor e-mail.
+   */
+  placeOrder(lines: OrderLine[], customer?: OrderCustomerInput): Promise<{ orderId: string; lineIds: string[] }>;
   /** The merchant refunds units of lines; `return` and `cancel` put them back on the shelf. */
   refund(orderId: string, lines: { lineItemId: string; quantity: number; restockType: RestockType }[]): Promise<void>;
   /** The merchant cancels the order; with `restock` what is left goes back (refund lines of type `cancel`). */
@@ -69,6 +72,13 @@ export interface OrderLine {
   /** Unit price as decimal text. */
   price: string;
   properties?: Record<string, string>;
+}
+
+/** Who checks out: Shopify keeps a first and a last name, the sandbox one name (the two joined). */
+export interface OrderCustomerInput {
+  firstName: string;
+  lastName: string;
+  email: string;
 }
 
 export interface ShopOptions {
@@ -120,10 +130,11 @@ async function startShopifyDriver(db: Db, options: ShopOptions): Promise<Platfor
     apiKey: shop.apiKey,
     keyId,
     gateway: createShopifyGateway({ db, keyring: shop.keyring }).gateway,
-    async placeOrder(lines) {
+    async placeOrder(lines, customer) {
       const orderId = await act(() =>
         fake.placeOrder({
           locationId: LOC,
+          ...(customer ? { customer } : {}),
           lines: lines.map((l) => ({
             variantId: l.variantId,
             quantity: l.quantity,
@@ -220,12 +231,17 @@ async function startLocalDriver(db: Db, options: ShopOptions): Promise<PlatformD
     apiKey: key,
     keyId,
     gateway: createLocalGateway(),
-    async placeOrder(lines) {
+    async placeOrder(lines, customer) {
       const { token } = await send('POST', '/sandbox/carts');
       await send('POST', `/sandbox/carts/${token}/add`, {
         items: lines.map((l) => ({ id: l.variantId, quantity: l.quantity, properties: l.properties ?? {} })),
       });
-      const { order } = await send('POST', `/sandbox/carts/${token}/checkout`, { locationId: LOC });
+      const { order } = await send('POST', `/sandbox/carts/${token}/checkout`, {
+        locationId: LOC,
+        ...(customer
+          ? { customer: { name: `${customer.firstName} ${customer.lastName}`, email: customer.email } }
+          : {}),
+      });
       const charged: { id: string; price: number }[] = order.line_items;
       if (charged.length !== lines.length) throw new Error(`the sandbox merged lines: ${JSON.stringify(charged)}`);
       lines.forEach((line, i) => {
