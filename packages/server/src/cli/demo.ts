@@ -5,6 +5,7 @@ import { findShopByDomain } from '../store/repositories/shops.js';
 import { parseCommandArgs } from './args.js';
 import { CommandError, type StoreCommand, UsageError } from './command.js';
 import { DEMO_CATALOG, DEMO_SHOP } from './demo-catalog.js';
+import { demoOwnStockCleared } from './demo-relink.js';
 
 const USAGE = `usage:
   tare demo [BASE_URL]               a new demo-shop key; loads the demo shop only if it is not there yet
@@ -38,6 +39,8 @@ export const demoCommand: StoreCommand = async (ctx, args) => {
         `${DEMO_SHOP} sells on Shopify; disconnect it first (tare platform disconnect --shop ${DEMO_SHOP})`,
       );
     }
+    const cleared = existing && (await demoOwnStockCleared(ctx.db, existing.id));
+    if (cleared) await importCatalog(ctx, cleared);
     const { shops } = await importCatalog(ctx, DEMO_CATALOG);
     // Answers stored under a key describe data the reset replaced: a guide's fixed keys
     // (`receipt-8812`) apply again on the fresh shop instead of replaying those answers.

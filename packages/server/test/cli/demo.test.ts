@@ -132,6 +132,32 @@ describe.each(testDrivers())('tare demo on $name', ({ create }) => {
     expect(await keysOf(DEMO_SHOP)).toEqual([]);
     expect(await keysOf('other-shop.example')).toEqual(['receipt-8812']);
   });
+
+  it('when a Comté variant was unlinked and stocked on its own, then --reset links it to the wheel again', async () => {
+    // The merchant sold the 250 g packs from a stock of their own: 3 kg.
+    const unlinked = structuredClone(DEMO_CATALOG);
+    const pack = unlinked.shops[0]!.products!.flatMap((product) => product.variants).find((v) => v.id === '2702')!;
+    pack.stockItemId = null;
+    pack.inventory = [{ locationId: '70001', quantity: { value: 3, unit: 'kg' } }];
+    await importCatalog({ db, gateway: createLocalGateway() }, unlinked);
+    const packRow = async () =>
+      (
+        await db.query<{ stock_item_id: string | null }>(
+          `SELECT stock_item_id FROM variants WHERE shop_id = (SELECT id FROM shops WHERE domain = $1) AND id = '2702'`,
+          [DEMO_SHOP],
+        )
+      ).rows[0];
+    expect(await packRow()).toEqual({ stock_item_id: null });
+
+    const reset = await demo(['--reset', '--yes']);
+    expect(reset.code).toBe(0);
+    expect(await packRow()).toEqual({ stock_item_id: '6001' });
+    const wheel = await db.query<{ total: string }>(
+      `SELECT total::text AS total FROM stock_item_levels WHERE shop_id = (SELECT id FROM shops WHERE domain = $1)`,
+      [DEMO_SHOP],
+    );
+    expect(wheel.rows.map((row) => Number(row.total))).toEqual([4.5]);
+  });
 });
 
 describe('asking before a command overwrites data', () => {
