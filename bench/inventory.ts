@@ -414,10 +414,20 @@ async function checkStore(query: Query, hot: Rate, store: string): Promise<HotRe
         `(stale = rows whose quantity_before is not the previous row's quantity_after: lost updates)`,
     );
   }
+  // A variant with its own stock sums its own rows; a linked variant's level row holds a copy of
+  // its stock item's total, which sums the item's rows (decision 97).
   const drift = await query(
-    `SELECT l.variant_id, l.total::text AS total, coalesce(sum(g.delta), 0)::text AS ledger
-     FROM inventory_levels l LEFT JOIN inventory_ledger g USING (shop_id, location_id, variant_id)
-     GROUP BY l.shop_id, l.location_id, l.variant_id, l.total HAVING l.total <> coalesce(sum(g.delta), 0) LIMIT 5`,
+    `SELECT 'variant ' || l.variant_id AS level, l.total::text AS total, coalesce(sum(g.delta), 0)::text AS ledger
+     FROM inventory_levels l JOIN variants v ON v.shop_id = l.shop_id AND v.id = l.variant_id AND v.stock_item_id IS NULL
+     LEFT JOIN inventory_ledger g
+       ON g.shop_id = l.shop_id AND g.location_id = l.location_id AND g.variant_id = l.variant_id AND g.stock_item_id IS NULL
+     GROUP BY l.shop_id, l.location_id, l.variant_id, l.total HAVING l.total <> coalesce(sum(g.delta), 0)
+     UNION ALL
+     SELECT 'stock item ' || i.stock_item_id, i.total::text, coalesce(sum(g.delta), 0)::text
+     FROM stock_item_levels i LEFT JOIN inventory_ledger g
+       ON g.shop_id = i.shop_id AND g.location_id = i.location_id AND g.stock_item_id = i.stock_item_id
+     GROUP BY i.shop_id, i.location_id, i.stock_item_id, i.total HAVING i.total <> coalesce(sum(g.delta), 0)
+     LIMIT 5`,
   );
   if (drift.rows.length) {
     throw new Error(
