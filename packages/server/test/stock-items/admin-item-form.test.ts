@@ -97,6 +97,18 @@ describe.each(testDrivers())('stock items made and changed in the admin on $name
     expect((await levels('6001')).body.data.title).toBe('Wheel');
   });
 
+  it('when a shop has a stock item and no variant yet, then the inventory list shows the item', async () => {
+    const bare = shopFixture({
+      stockItems: [{ id: '7001', title: 'Flour sack', measurementType: 'weight', unit: 'kg' }],
+      products: [],
+    });
+    await seedShop(db, bare);
+    const staff = await staffWithPassword(db, bare.domain);
+    const other = await adminSession(server, staff.email, staff.password);
+    const list = await other.get('/admin/inventory');
+    expect(list.text).toMatch(/<tbody data-stock-item="7001">[\s\S]*?Flour sack[\s\S]*?no variant linked/);
+  });
+
   it('when an item’s title and unit change, then its stock reads in the new unit; a type change while it holds stock is refused', async () => {
     const page = `${LIST}/6001`;
     const form = await admin.formOn(page, '/edit');

@@ -132,9 +132,10 @@ export function inventoryRoutes(ctx: AdminContext) {
     state: { status?: number; summary?: string; issues?: Record<string, string> } = {},
   ) {
     const staff = request.staff!;
-    const { rows } = await stockOverview(ctx, staff.shopId);
+    const { rows, locations: all } = await stockOverview(ctx, staff.shopId);
     const locations = [...new Map(rows.map((row) => [row.location.id, row.location])).values()];
-    const items = await itemsAtLocations(ctx.db, staff.shopId, locations);
+    // Every location: an item is stocked before any variant sells from it.
+    const items = await itemsAtLocations(ctx.db, staff.shopId, all);
     return sendPage(reply, state.status ?? 200, 'inventory', {
       title: 'Inventory',
       current: 'inventory',
