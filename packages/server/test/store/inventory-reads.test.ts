@@ -27,14 +27,17 @@ describe.each(testDrivers())('inventory reads repository on $name', ({ create })
     ['the first page', { direction: 'next' as const, limit: 51 }],
     ['a next page', { direction: 'next' as const, from: '4000', limit: 51 }],
     ['a previous page', { direction: 'prev' as const, from: '4000', limit: 51 }],
-  ])('when %s of a ledger is read, then the level’s index serves it in order, with no sort', async (_, page) => {
-    const plan = await planOf(db, (q) => readLedgerPage(q, { shopId, locationId: '70001', variantId: '2001' }, page));
+  ])(
+    'when %s of a ledger is read, then PostgreSQL’s planner serves it in order from the level’s index, with no sort',
+    async (_, page) => {
+      const plan = await planOf(db, (q) => readLedgerPage(q, { shopId, locationId: '70001', variantId: '2001' }, page));
 
-    const limit = nodes(plan).find(
-      (n) => n['Node Type'] === 'Limit' && nodes(n).some((m) => m['Relation Name'] === 'inventory_ledger'),
-    );
-    expect(limit, JSON.stringify(plan)).toBeDefined();
-    const [scan] = limit!.Plans!;
-    expect(scan).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'inventory_ledger_level' });
-  });
+      const limit = nodes(plan).find(
+        (n) => n['Node Type'] === 'Limit' && nodes(n).some((m) => m['Relation Name'] === 'inventory_ledger'),
+      );
+      expect(limit, JSON.stringify(plan)).toBeDefined();
+      const [scan] = limit!.Plans!;
+      expect(scan).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'inventory_ledger_level' });
+    },
+  );
 });

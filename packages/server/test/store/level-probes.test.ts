@@ -60,7 +60,7 @@ describe.each(testDrivers())('level reads of an import slice on $name', ({ creat
         ),
     ],
   ])(
-    'when %s a slice of levels, then each is a probe of the primary key, never a scan of all',
+    "when %s a slice of levels, then PostgreSQL's planner probes the primary key for each, never a scan of all",
     async (_, table, run) => {
       const plan = await planOf(db, run);
 
@@ -84,7 +84,7 @@ describe.each(testDrivers())('level reads of an import slice on $name', ({ creat
           keys.map((k) => ({ ...k, available: 1, expected: 5 })),
         ),
     ],
-  ])('when %s a slice of levels, then it locks them in key order', async (_, run) => {
+  ])("when %s a slice of levels, then PostgreSQL's plan locks them in key order", async (_, run) => {
     const plan = await planOf(db, run);
 
     const probing = nodes(plan).find(

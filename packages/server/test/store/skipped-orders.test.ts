@@ -26,7 +26,7 @@ describe.each(testDrivers())('skipped order lines on $name', ({ create }) => {
   });
   afterAll(() => db?.close());
 
-  it('when the latest orders with skipped lines are listed, then only those are read, through their own index', async () => {
+  it('when the latest orders with skipped lines are listed, then only those are read, through their own index (PostgreSQL’s planner)', async () => {
     const listed = await listSkippedOrders(db, shopId, 5);
     expect(listed.map((o) => o.orderId)).toEqual(['600100', '600200', '600300', '600400', '600500']);
     expect(listed[0]!.skipped).toEqual([{ lineItemId: '100', variantId: '2001', reason: 'invalid_svc_data' }]);
