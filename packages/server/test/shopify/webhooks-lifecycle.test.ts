@@ -16,7 +16,7 @@ import { type FakeShopify, startFakeShopify } from '../support/fake-shopify/inde
 import { seedShop } from '../support/harness.js';
 import { deliver, inboxRows, testKeyring } from './webhook-support.js';
 
-describe.each(testDrivers())('Shopify webhooks end to end on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Shopify webhooks end to end on $name', (driver) => {
   const { keyring, env } = testKeyring();
   let db: Db;
   let fake: FakeShopify;

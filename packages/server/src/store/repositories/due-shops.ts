@@ -14,12 +14,9 @@ export interface DueQueue {
 
 /**
  * A queue's claim, one shop at a time. Given `shopId` (a hint: the shop was notified or is
- * scheduled), only that shop is tried: one shard on Citus. Without it (the sweep), `table`'s
- * shop with the oldest due row is read first, without a lock (the one cross-shop read, which
- * asks every shard), then `claim` locks and takes that shop's work with SKIP LOCKED. When
- * another instance holds all of a shop's due rows, the next shop is tried. On Citus every
- * locking statement is so routed to one shard (Citus refuses FOR UPDATE SKIP LOCKED across
- * shards); on PostgreSQL it is the same claim.
+ * scheduled), only that shop is tried: one shard on Citus. Without it, the sweep
+ * (`sweepDueShops`). On Citus every locking statement is so routed to one shard (Citus refuses
+ * FOR UPDATE SKIP LOCKED across shards); on PostgreSQL it is the same claim.
  */
 export async function claimInDueShop<T>(
   db: Queryable,
@@ -28,6 +25,22 @@ export async function claimInDueShop<T>(
   shopId?: string,
 ): Promise<T | undefined> {
   if (shopId !== undefined) return claim(shopId);
+  return sweepDueShops(db, queue, claim);
+}
+
+/**
+ * The sweep: `table`'s shop with the oldest due row is read first, without a lock (the one
+ * cross-shop read, which asks every shard), then `claim` locks and takes that shop's work with
+ * SKIP LOCKED. When another instance holds all of a shop's due rows, the next shop is tried.
+ * Given the pool rather than a transaction, each `claim` may open its own: on Citus a
+ * transaction that has read every shard at once may not then write `shops` (the inbox deletes
+ * it on shop/redact).
+ */
+export async function sweepDueShops<T>(
+  db: Queryable,
+  queue: DueQueue,
+  claim: (shopId: string) => Promise<T | undefined>,
+): Promise<T | undefined> {
   const passed: string[] = [];
   for (let tries = 0; tries < SHOP_TRIES; tries++) {
     const { rows } = await db.query<{ shop_id: string }>(
