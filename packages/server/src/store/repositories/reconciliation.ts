@@ -71,16 +71,21 @@ export async function recordDrift(
 /**
  * Claims the shop's periodic reconciliation: true for exactly one instance per period (the
  * row is written only when the last run is older than `everyMs`; a second instance's insert waits
- * for the first's and then finds the run recent). The time is taken in VALUES and compared and
- * set from EXCLUDED: Citus refuses now() in ON CONFLICT DO UPDATE.
+ * for the first's and then finds the run recent). The database's clock gives the time and the
+ * cutoff in a statement of their own, then passed as values: Citus refuses now() in ON CONFLICT
+ * DO UPDATE, and any function that is not immutable (interval arithmetic) in its WHERE.
  */
 export async function claimReconciliation(db: Queryable, shopId: string, everyMs: number): Promise<boolean> {
+  const clock = await db.query<{ at: Date; cutoff: Date }>(
+    `SELECT now() AS at, now() - make_interval(secs => $1::double precision / 1000) AS cutoff`,
+    [everyMs * 0.9],
+  );
+  const { at, cutoff } = clock.rows[0]!;
   const { rowCount } = await db.query(
-    `INSERT INTO shop_sync_state AS s (shop_id, last_reconciled_at) VALUES ($1, now())
+    `INSERT INTO shop_sync_state AS s (shop_id, last_reconciled_at) VALUES ($1, $2::timestamptz)
      ON CONFLICT (shop_id) DO UPDATE SET last_reconciled_at = EXCLUDED.last_reconciled_at
-      WHERE s.last_reconciled_at IS NULL
-         OR s.last_reconciled_at <= EXCLUDED.last_reconciled_at - make_interval(secs => $2::double precision / 1000)`,
-    [shopId, everyMs * 0.9],
+      WHERE s.last_reconciled_at IS NULL OR s.last_reconciled_at <= $3::timestamptz`,
+    [shopId, at, cutoff],
   );
   return rowCount > 0;
 }
