@@ -4,7 +4,8 @@ import type { Db } from '../../src/store/db.js';
 import { type AdminHttp, adminSession } from '../admin/support/admin-http.js';
 import { staffWithPassword } from '../admin/support/admin-site.js';
 import { testDrivers } from '../support/databases.js';
-import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { call, seedShop, startTestServer, variantFixture } from '../support/harness.js';
+import { cheeseShop } from './support/cheese-shop.js';
 
 // The variant page links a variant to a stock item or unlinks it, through the import with its
 // checks and guards: each refusal beside the field, in words, nothing saved.
@@ -22,35 +23,11 @@ describe.each(testDrivers())('linking variants to stock items in the admin on $n
   beforeAll(async () => {
     db = await create();
     server = await startTestServer(db);
-    const shop = shopFixture({
-      stockItems: [
-        {
-          id: '6001',
-          title: 'Wheel',
-          measurementType: 'weight',
-          unit: 'kg',
-          inventory: [{ locationId: '70001', quantity: { value: 2, unit: 'kg' } }],
-        },
-      ],
-      products: [
-        {
-          id: '1001',
-          title: 'Cheese',
-          measurementType: 'weight',
-          variants: [
-            {
-              ...variantFixture('2001', 'kg', 1),
-              inventory: [{ locationId: '70001', quantity: { value: 3, unit: 'kg' } }],
-            },
-            { ...variantFixture('2002', 'g', 100), stockItemId: '6001' },
-            {
-              ...variantFixture('2003', 'g', 250),
-              inventory: [{ locationId: '70001', quantity: { value: 0, unit: 'g' } }],
-            },
-          ],
-        },
-        { id: '1002', title: 'Ribbon', measurementType: 'length', variants: [variantFixture('2101', 'm', 1)] },
-      ],
+    const shop = cheeseShop({
+      id: '1002',
+      title: 'Ribbon',
+      measurementType: 'length',
+      variants: [variantFixture('2101', 'm', 1)],
     });
     ({ key } = await seedShop(db, shop));
     const staff = await staffWithPassword(db, shop.domain);

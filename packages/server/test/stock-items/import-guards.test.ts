@@ -7,43 +7,11 @@ import { ImportRefusedError } from '../../src/services/catalog-import/stored-sto
 import { validateImport } from '../../src/services/catalog-import/validate-import.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { call, seedShop, startTestServer } from '../support/harness.js';
+import { cheeseShop } from './support/cheese-shop.js';
 
 // The import's guards around stock items (decision in docs/decisions.md): a file that would make
 // stock vanish, count it twice or leave it unreadable is refused in words, nothing written.
-
-/** A wheel (2 kg) with 2002 sold from it, 2001 holding 3 kg of its own, 2003 holding 0. */
-function cheeseShop(): ImportShop {
-  return shopFixture({
-    stockItems: [
-      {
-        id: '6001',
-        title: 'Wheel',
-        measurementType: 'weight',
-        unit: 'kg',
-        inventory: [{ locationId: '70001', quantity: { value: 2, unit: 'kg' } }],
-      },
-    ],
-    products: [
-      {
-        id: '1001',
-        title: 'Cheese',
-        measurementType: 'weight',
-        variants: [
-          {
-            ...variantFixture('2001', 'kg', 1),
-            inventory: [{ locationId: '70001', quantity: { value: 3, unit: 'kg' } }],
-          },
-          { ...variantFixture('2002', 'g', 100), stockItemId: '6001' },
-          {
-            ...variantFixture('2003', 'g', 250),
-            inventory: [{ locationId: '70001', quantity: { value: 0, unit: 'kg' } }],
-          },
-        ],
-      },
-    ],
-  });
-}
 
 describe.each(testDrivers())('stock item guards of the import on $name', ({ create }) => {
   let db: Db;

@@ -106,11 +106,9 @@ export async function readLedgerPage(
   return collect(own.rows[0], rows, page.direction);
 }
 
-type LedgerQueryRow = {
-  location_found: boolean;
-  variant_found: boolean;
-  stock_item_id: string | null;
-  id: string | null;
+/** The columns of a ledger row as `LEDGER_COLUMNS` selects them. */
+export interface LedgerColumns {
+  id: string;
   operation: string;
   delta: string;
   quantity_before: string;
@@ -124,6 +122,34 @@ type LedgerQueryRow = {
   actor_id: string | null;
   actor_name: string | null;
   variant_id: string | null;
+}
+
+export const LEDGER_COLUMNS = `id, operation, delta, quantity_before, quantity_after, unit, reference_type, reference_id,
+  request_id, created_at, actor_type, actor_id, actor_name, variant_id`;
+
+/** A ledger row for readers; `withVariant` for a stock item's, whose entries name their variant. */
+export function ledgerRowOf(row: LedgerColumns, withVariant: boolean): LedgerRow {
+  return {
+    id: row.id,
+    operation: row.operation,
+    delta: row.delta,
+    before: row.quantity_before,
+    after: row.quantity_after,
+    unit: row.unit,
+    referenceType: row.reference_type,
+    referenceId: row.reference_id,
+    requestId: row.request_id,
+    createdAt: new Date(row.created_at),
+    actor: actorFromColumns(row.actor_type, row.actor_id, row.actor_name),
+    ...(withVariant ? { variantId: row.variant_id } : {}),
+  };
+}
+
+type LedgerQueryRow = Omit<LedgerColumns, 'id'> & {
+  location_found: boolean;
+  variant_found: boolean;
+  stock_item_id: string | null;
+  id: string | null;
 };
 
 function ledgerRows(
@@ -146,8 +172,7 @@ function ledgerRows(
       : 'stock_item_id = (SELECT stock_item_id FROM variants WHERE shop_id = $1 AND id = $3)';
   return db.query<LedgerQueryRow>(
     `WITH page AS (
-       SELECT id, operation, delta, quantity_before, quantity_after, unit, reference_type, reference_id,
-         request_id, created_at, actor_type, actor_id, actor_name, variant_id
+       SELECT ${LEDGER_COLUMNS}
        FROM inventory_ledger
        WHERE shop_id = $1 AND location_id = $2 AND ${rowsOf} ${keyset}
        ORDER BY id ${order} LIMIT $4)
@@ -166,20 +191,7 @@ function collect(first: LedgerQueryRow | undefined, rows: LedgerQueryRow[], dire
   const entries: LedgerRow[] = [];
   for (const row of rows) {
     if (row.id === null) continue;
-    entries.push({
-      id: row.id,
-      operation: row.operation,
-      delta: row.delta,
-      before: row.quantity_before,
-      after: row.quantity_after,
-      unit: row.unit,
-      referenceType: row.reference_type,
-      referenceId: row.reference_id,
-      requestId: row.request_id,
-      createdAt: row.created_at,
-      actor: actorFromColumns(row.actor_type, row.actor_id, row.actor_name),
-      ...(linked ? { variantId: row.variant_id } : {}),
-    });
+    entries.push(ledgerRowOf({ ...row, id: row.id }, linked));
   }
   if (direction === 'prev') entries.reverse();
   return {
