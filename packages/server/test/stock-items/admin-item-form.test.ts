@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { type AdminHttp, adminSession } from '../admin/support/admin-http.js';
+import { type AdminHttp, adminSession, fieldErrors } from '../admin/support/admin-http.js';
 import { staffWithPassword } from '../admin/support/admin-site.js';
 import { testDrivers } from '../support/databases.js';
-import { call, seedShop, shopFixture, startTestServer, variantFixture } from '../support/harness.js';
+import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
+import { cheeseShop } from './support/cheese-shop.js';
 
 // Stock items made and changed in the admin: an import of the shop stating the item, with the
 // import's checks and guards, each refusal beside its field.
 
 const LIST = '/admin/inventory/stock-items';
-const fieldErrors = (html: string) =>
-  Object.fromEntries(
-    [...html.matchAll(/<p class="field-error" id="([^"]+)-error">([\s\S]*?)<\/p>/g)].map(([, id, text]) => [
-      id,
-      text!.replace(/&#39;/g, "'"),
-    ]),
-  );
-
 describe.each(testDrivers())('stock items made and changed in the admin on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
@@ -27,25 +20,8 @@ describe.each(testDrivers())('stock items made and changed in the admin on $name
   beforeAll(async () => {
     db = await create();
     server = await startTestServer(db);
-    const shop = shopFixture({
-      stockItems: [
-        {
-          id: '6001',
-          title: 'Wheel',
-          measurementType: 'weight',
-          unit: 'kg',
-          inventory: [{ locationId: '70001', quantity: { value: 2, unit: 'kg' } }],
-        },
-      ],
-      products: [
-        {
-          id: '1001',
-          title: 'Cheese',
-          measurementType: 'weight',
-          variants: [{ ...variantFixture('2002', 'g', 100), stockItemId: '6001' }],
-        },
-      ],
-    });
+    // The wheel with one variant sold from it (and two with stock of their own).
+    const shop = cheeseShop();
     ({ key } = await seedShop(db, shop));
     const staff = await staffWithPassword(db, shop.domain);
     admin = await adminSession(server, staff.email, staff.password);

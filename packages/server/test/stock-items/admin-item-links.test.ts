@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { type AdminHttp, adminSession } from '../admin/support/admin-http.js';
+import { type AdminHttp, adminSession, fieldErrors } from '../admin/support/admin-http.js';
 import { staffWithPassword } from '../admin/support/admin-site.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, startTestServer, variantFixture } from '../support/harness.js';
@@ -11,8 +11,7 @@ import { cheeseShop } from './support/cheese-shop.js';
 // checks and guards: each refusal beside the field, in words, nothing saved.
 
 const variantPage = (productId: string, variantId: string) => `/admin/products/${productId}/variants/${variantId}`;
-const fieldError = (html: string) =>
-  /<p class="field-error" id="stockItemId-error">([\s\S]*?)<\/p>/.exec(html)?.[1]?.replace(/&#39;/g, "'");
+const fieldError = (html: string) => fieldErrors(html).stockItemId;
 
 describe.each(testDrivers())('linking variants to stock items in the admin on $name', ({ create }) => {
   let db: Db;

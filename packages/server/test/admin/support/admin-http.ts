@@ -18,6 +18,16 @@ export interface AdminHttp {
   signIn(email: string, password: string): Promise<AdminAnswer>;
 }
 
+/** The message beside each field of a refused form, by the field's id (`<p class="field-error" id="ID-error">`). */
+export function fieldErrors(html: string): Record<string, string> {
+  return Object.fromEntries(
+    [...html.matchAll(/<p class="field-error" id="([^"]+)-error">([\s\S]*?)<\/p>/g)].map(([, id, text]) => [
+      id,
+      text!.replace(/&#39;/g, "'"),
+    ]),
+  );
+}
+
 /** A staff member's browser session, signed in through the sign-in form. */
 export async function adminSession(server: RunningServer, email: string, password: string): Promise<AdminHttp> {
   const http = adminBrowser(server);
