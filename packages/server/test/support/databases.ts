@@ -29,7 +29,8 @@ export interface TestDriverOptions {
   /**
    * Also run on the Citus cluster of TEST_CITUS_URL when it is set. A suite opts in: each
    * database there is made on three nodes and distributed, so CI runs on Citus only the suites
-   * that say so (docs/decisions.md).
+   * that say so (docs/decisions.md). `TEST_CITUS_ALL=1` runs every suite there that does not
+   * refuse it (`citus: false`): the sweep before a release, too long for every CI run.
    */
   citus?: boolean;
   migrationsDir?: string;
@@ -39,7 +40,10 @@ export interface TestDriverOptions {
  * PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server we may CREATE DATABASE
  * on; Citus too when the suite asks for it and TEST_CITUS_URL is set.
  */
-export function testDrivers({ citus = false, migrationsDir = MIGRATIONS_DIR }: TestDriverOptions = {}): TestDriver[] {
+export function testDrivers({
+  citus = process.env.TEST_CITUS_ALL === '1',
+  migrationsDir = MIGRATIONS_DIR,
+}: TestDriverOptions = {}): TestDriver[] {
   const drivers: TestDriver[] = [{ name: 'pglite', create: () => createPglite(migrationsDir) }];
   const url = process.env.TEST_DATABASE_URL;
   if (url) {

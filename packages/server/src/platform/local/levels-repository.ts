@@ -45,6 +45,7 @@ async function lockedLocalLevels(
   levels: LevelKey[],
   forUpdate: boolean,
 ): Promise<(number | null)[]> {
+  if (levels.length === 1) return [await lockedLocalLevel(tx, shopId, levels[0]!, forUpdate)];
   const { rows } = await tx.query<{ available: string | null }>(
     `WITH w AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS w(location_id, variant_id, n)),
      found AS (
@@ -59,6 +60,18 @@ async function lockedLocalLevels(
     [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId)],
   );
   return rows.map((r) => (r.available === null ? null : Number(r.available)));
+}
+
+/**
+ * One level (an adjustment's, the usual projection): a single-table primary-key probe, which
+ * Citus plans on its fast path (about half the coordinator's time of the general statement).
+ */
+async function lockedLocalLevel(tx: Queryable, shopId: string, level: LevelKey, forUpdate: boolean) {
+  const { rows } = await tx.query<{ available: string }>(
+    `SELECT available FROM local_platform_levels WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3${forUpdate ? ' FOR UPDATE' : ''}`,
+    [shopId, level.locationId, level.variantId],
+  );
+  return rows[0] ? Number(rows[0].available) : null;
 }
 
 /**

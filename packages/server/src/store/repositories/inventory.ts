@@ -238,13 +238,31 @@ function lockExistingLevels(db: Queryable, shopId: string, locationId: string, v
  * saves a round trip on PostgreSQL, but Citus runs it in steps through the coordinator
  * (decision 111).
  */
-export async function writeLevelsWithLedger(
-  db: Queryable,
-  entries: (LedgerEntry & { platformAvailable: number | null })[],
-): Promise<void> {
+export async function writeLevelsWithLedger(db: Queryable, entries: LevelWrite[]): Promise<void> {
   if (entries.length === 0) return;
   const [first] = entries;
-  const column = <K extends keyof (typeof entries)[number]>(k: K) => entries.map((e) => e[k]);
+  if (entries.length === 1) await writeOneLevel(db, first!);
+  else await writeLevels(db, entries);
+  const always = first!.operation === 'adjustment' || first!.operation === 'set';
+  const ledger = always ? entries : entries.filter((e) => !isZero(e.delta));
+  if (ledger.length === 1) await insertLedgerRow(db, ledger[0]!);
+  else if (ledger.length > 1) await insertLedgerRows(db, first!, ledger);
+}
+
+type LevelWrite = LedgerEntry & { platformAvailable: number | null };
+
+/** One level (the usual write): a single-table primary-key update, on Citus's fast path. */
+async function writeOneLevel(db: Queryable, level: LevelWrite): Promise<void> {
+  await db.query(
+    `UPDATE inventory_levels SET total = $4, unit = $5, platform_available = $6, updated_at = now()
+     WHERE shop_id = $1 AND location_id = $2 AND variant_id = $3`,
+    [level.shopId, level.locationId, level.variantId, level.after, level.unit, level.platformAvailable],
+  );
+}
+
+async function writeLevels(db: Queryable, entries: LevelWrite[]): Promise<void> {
+  const [first] = entries;
+  const column = <K extends keyof LevelWrite>(k: K) => entries.map((e) => e[k]);
   await db.query(
     `UPDATE inventory_levels l SET total = v.after, unit = v.unit, platform_available = v.platform_available,
        updated_at = now()
@@ -259,10 +277,6 @@ export async function writeLevelsWithLedger(
       column('platformAvailable'),
     ],
   );
-  const always = first!.operation === 'adjustment' || first!.operation === 'set';
-  const ledger = always ? entries : entries.filter((e) => !isZero(e.delta));
-  if (ledger.length === 1) await insertLedgerRow(db, ledger[0]!);
-  else if (ledger.length > 1) await insertLedgerRows(db, first!, ledger);
 }
 
 /** Whether a decimal text is zero (`0`, `-0.000`): exact, no float. */
