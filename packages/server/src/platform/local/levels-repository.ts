@@ -11,17 +11,27 @@ type LevelKey = Omit<PlatformLevel, 'available'>;
  * concurrent writers cannot deadlock. Two statements, the locking read and the write, each
  * routed to the shop's shard on Citus (as data-modifying CTEs of one statement, Citus ran them
  * in steps through the coordinator).
+ *
+ * A level whose whole units stay what Tare expects is neither read nor written, as Shopify's
+ * adapter queues no push for it: most adjustments move only the fraction, and each statement
+ * saved is a round trip to a worker on Citus. A change the platform made unseen meanwhile is
+ * the inbox's to follow (its own event, or the next projection that finds it).
  */
 export async function projectLocalLevels(
   tx: Queryable,
   shopId: string,
   levels: LevelProjection[],
 ): Promise<ProjectionResult> {
-  if (levels.length === 0) return { projected: [], moved: [] };
-  const current = await lockedLocalLevels(tx, shopId, levels, true);
-  const result: ProjectionResult = { projected: [], moved: [] };
+  const unchanged = (level: LevelProjection) => level.expected === level.available;
+  const result: ProjectionResult = {
+    projected: levels.filter(unchanged).map(({ expected: _, ...level }) => level),
+    moved: [],
+  };
+  const changing = levels.filter((level) => !unchanged(level));
+  if (changing.length === 0) return result;
+  const current = await lockedLocalLevels(tx, shopId, changing, true);
   const writes: LevelProjection[] = [];
-  for (const [i, level] of levels.entries()) {
+  for (const [i, level] of changing.entries()) {
     const shown = current[i]!;
     const ok = level.expected === null || shown === null || shown === level.expected;
     if (ok && shown !== level.available) writes.push(level);
