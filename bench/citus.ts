@@ -3,7 +3,8 @@
 // makes it; Citus through `cluster.sh createdb`, 32 shards as in production), the inventory
 // bench's shop imported into both by `tare import`, a `tare serve` per store. Measured,
 // alternating PostgreSQL then Citus in every round to cancel the machine's drift:
-// - single-entry adjustments over HTTP at 1 and 8 clients (tx/s, p50, p99);
+// - single-entry adjustments over HTTP at 1 and 8 clients (tx/s, p50, p99, and the database CPU
+//   per write: PostgreSQL's backends against the Citus coordinator's and workers');
 // - cached reads (bench/reads.ts's endpoints) with 64 connections, and the uncached level read;
 // - the idle inbox/outbox poll: statements and shard tasks (Citus's EXPLAIN) of each worker's
 //   poll with nothing due, and the transactions the Citus workers ran while the server idled.
@@ -26,6 +27,8 @@ import { openPostgres } from '../packages/server/src/store/pg-driver.js';
 import { citusTasks } from '../packages/server/test/support/citus-plan.js';
 import { recording, type Sent } from '../packages/server/test/support/recording-db.js';
 import {
+  backendsOf,
+  type Backends,
   combine,
   createDatabase,
   drive,
@@ -54,11 +57,19 @@ const log = (line: string) => console.error(`[bench] ${line}`);
 type StoreName = 'PostgreSQL' | 'Citus';
 const STORES: StoreName[] = ['PostgreSQL', 'Citus'];
 
+interface Figures {
+  tps: number;
+  p50: number;
+  p99: number;
+  /** The database's CPU per request (PostgreSQL's backends; on Citus the coordinator's and workers'). */
+  dbCpuUs?: number;
+}
+
 interface Compared {
   name: string;
   /** Per store: the runs' combined figures. */
-  postgres: { tps: number; p50: number; p99: number };
-  citus: { tps: number; p50: number; p99: number };
+  postgres: Figures;
+  citus: Figures;
   /** Citus ÷ PostgreSQL of each round: time per request (PostgreSQL's rate ÷ Citus's) and p50. */
   ratios: { time: number; p50: number }[];
   target?: number;
@@ -202,7 +213,7 @@ function compare(name: string, runs: Record<StoreName, Rate[]>, target?: number)
     const c = runs.Citus[i]!;
     return { time: p.tps / c.tps, p50: c.p50 / p.p50 };
   });
-  const pick = (r: Rate) => ({ tps: r.tps, p50: r.p50, p99: r.p99 });
+  const pick = (r: Rate): Figures => ({ tps: r.tps, p50: r.p50, p99: r.p99, dbCpuUs: r.pgCpuUs });
   return { name, postgres: pick(combine(runs.PostgreSQL)), citus: pick(combine(runs.Citus)), ratios, target };
 }
 
@@ -213,10 +224,38 @@ const asRate = (load: Load, seconds: number): Rate => ({
   requests: Math.round(load.rps * seconds),
 });
 
+/**
+ * A connection to each server of each store's database, to read its backends' CPU: PostgreSQL's
+ * one, and on Citus the coordinator and every worker (`pg_dist_node`), whose backends do the work
+ * the coordinator sends them.
+ */
+async function databaseMonitors(urls: Record<StoreName, string>): Promise<Record<StoreName, pg.Client[]>> {
+  const nodes = await query<{ nodename: string; nodeport: number }>(
+    urls.Citus,
+    `SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary'`,
+  );
+  const workerUrls = nodes.map(({ nodename, nodeport }) => {
+    const url = new URL(urls.Citus);
+    url.hostname = nodename;
+    url.port = String(nodeport);
+    return url.toString();
+  });
+  const connect = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return client;
+  };
+  return {
+    PostgreSQL: [await connect(urls.PostgreSQL)],
+    Citus: await Promise.all([urls.Citus, ...workerUrls].map(connect)),
+  };
+}
+
 export async function benchCitus(tmp: string, baseEnv: Record<string, string>): Promise<CitusResults> {
   const folder = citusFolder();
   const citusUrl = await createCitusDatabase(folder);
   const servers: Partial<Record<StoreName, Tare & { key: string }>> = {};
+  let monitors: Record<StoreName, pg.Client[]> | undefined;
   try {
     const pgUrl = await createDatabase();
     const urls: Record<StoreName, string> = { PostgreSQL: pgUrl, Citus: citusUrl };
@@ -233,6 +272,11 @@ export async function benchCitus(tmp: string, baseEnv: Record<string, string>): 
       `SELECT count(*)::int AS n FROM pg_dist_shard WHERE logicalrelid = 'inventory_levels'::regclass`,
     );
     const both = servers as Record<StoreName, Tare & { key: string }>;
+    monitors = await databaseMonitors(urls);
+    const backends: Record<StoreName, Backends> = {
+      PostgreSQL: backendsOf(...monitors.PostgreSQL),
+      Citus: backendsOf(...monitors.Citus),
+    };
 
     const writes: Compared[] = [];
     for (const clients of WRITE_CLIENTS) {
@@ -241,9 +285,13 @@ export async function benchCitus(tmp: string, baseEnv: Record<string, string>): 
       const runs: Record<StoreName, Rate[]> = { PostgreSQL: [], Citus: [] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const store of STORES) {
-          const rate = await drive(clients, singleOp(both[store], `c${clients}-${round}`), { seconds: SECONDS });
+          const op = singleOp(both[store], `c${clients}-${round}`);
+          const rate = await drive(clients, op, { seconds: SECONDS }, { backends: backends[store] });
           runs[store].push(rate);
-          log(`  ${store}: ${rate.tps.toFixed(0)} tx/s, p50 ${rate.p50.toFixed(1)} ms, p99 ${rate.p99.toFixed(1)} ms`);
+          log(
+            `  ${store}: ${rate.tps.toFixed(0)} tx/s, p50 ${rate.p50.toFixed(1)} ms, p99 ${rate.p99.toFixed(1)} ms, ` +
+              `database CPU ${rate.pgCpuUs?.toFixed(0)} µs/tx`,
+          );
         }
       }
       const name = `single-entry adjustment, ${clients} client${clients > 1 ? 's' : ''}`;
@@ -284,6 +332,9 @@ export async function benchCitus(tmp: string, baseEnv: Record<string, string>): 
       idleWorkerTps: workerTps,
     };
   } finally {
+    for (const monitor of monitors ? [...monitors.PostgreSQL, ...monitors.Citus] : []) {
+      await monitor.end().catch(() => undefined);
+    }
     for (const store of STORES) {
       const server = servers[store];
       if (!server) continue;
@@ -305,14 +356,23 @@ export function citusTable(r: CitusResults): { markdown: string; missed: string[
     const ok = c.target === undefined ? undefined : median(time) <= c.target;
     if (ok === false)
       missed.push(`Citus ${c.name}: ${median(time).toFixed(2)}× PostgreSQL's time (target ≤ ${c.target}×)`);
-    const fig = (s: Compared['postgres']) =>
-      `${s.tps.toFixed(0)}/s, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`;
+    const fig = (s: Figures) =>
+      `${s.tps.toFixed(0)}/s, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms` +
+      (s.dbCpuUs === undefined ? '' : `, database CPU ${s.dbCpuUs.toFixed(0)} µs`);
     return (
       `| ${c.name} | ${fig(c.postgres)} | ${fig(c.citus)} | **${median(time).toFixed(2)}×** (${range(time)}); ` +
       `p50 ${median(p50).toFixed(2)}× | ${c.target === undefined ? '—' : `≤ ${c.target}×`} | ` +
       `${ok === undefined ? '—' : ok ? 'yes' : '**no**'} |`
     );
   });
+  for (const c of r.writes) {
+    const [pgCpu, citusCpu] = [c.postgres.dbCpuUs, c.citus.dbCpuUs];
+    if (pgCpu === undefined || citusCpu === undefined) continue;
+    rows.push(
+      `| database CPU per request: ${c.name} | ${pgCpu.toFixed(0)} µs | ${citusCpu.toFixed(0)} µs (coordinator and workers) | ` +
+        `${(citusCpu / pgCpu).toFixed(2)}× (mean of rounds) | — | — |`,
+    );
+  }
   const pollStatements = r.idle.reduce((a, q) => a + q.pollStatements, 0);
   const pollTasks = r.idle.reduce((a, q) => a + q.pollTasks, 0);
   if (pollTasks > 0) missed.push(`idle polls touched ${pollTasks} shards (target: none)`);

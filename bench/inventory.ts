@@ -175,19 +175,25 @@ export async function dropBenchDatabase(): Promise<void> {
 // Load
 
 /** CPU seconds per backend process of the bench database (Tare's pool, the baseline's clients). */
-type Backends = () => Promise<Map<number, number>>;
+export type Backends = () => Promise<Map<number, number>>;
 
-function backendsOf(monitor: pg.Client): Backends {
+/**
+ * The backends of the monitors' databases (one monitor per server: a Citus coordinator's and its
+ * workers', all on this machine, so their process ids are this machine's).
+ */
+export function backendsOf(...monitors: pg.Client[]): Backends {
   return async () => {
-    const { rows } = await monitor.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
     const cpu = new Map<number, number>();
-    for (const { pid } of rows) {
-      try {
-        cpu.set(pid, cpuSeconds(pid));
-      } catch {
-        // exited meanwhile
+    for (const monitor of monitors) {
+      const { rows } = await monitor.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      for (const { pid } of rows) {
+        try {
+          cpu.set(pid, cpuSeconds(pid));
+        } catch {
+          // exited meanwhile
+        }
       }
     }
     return cpu;
