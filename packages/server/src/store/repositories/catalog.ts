@@ -240,22 +240,26 @@ function sameJson(a: unknown, b: unknown): boolean {
  */
 export async function upsertProducts(db: Queryable, shopId: string, products: ProductRecord[]): Promise<number> {
   if (products.length === 0) return 0;
-  const { rowCount } = await db.query(
+  // Counted by RETURNING, not rowCount: Citus pulls an INSERT … SELECT from unnest(…) through the
+  // coordinator and reports every row it sent, those the ON CONFLICT … WHERE left alone included.
+  const { rows } = await db.query(
     `INSERT INTO products (shop_id, id, title, measurement_type)
      SELECT $1, p.id, p.title, p.measurement_type
      FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS p(id, title, measurement_type, n) ORDER BY p.n
      ON CONFLICT (shop_id, id) DO UPDATE SET title = EXCLUDED.title, measurement_type = EXCLUDED.measurement_type
-     WHERE (products.title, products.measurement_type) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type)`,
+     WHERE (products.title, products.measurement_type) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type)
+     RETURNING 1`,
     [shopId, products.map((p) => p.id), products.map((p) => p.title), products.map((p) => p.measurementType)],
   );
-  return rowCount;
+  return rows.length;
 }
 
 /** `upsertVariant` for many variants in one statement; returns how many were inserted or changed. */
 export async function upsertVariants(db: Queryable, shopId: string, variants: VariantRecord[]): Promise<number> {
   if (variants.length === 0) return 0;
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  const { rowCount } = await db.query(
+  // Counted by RETURNING, as upsertProducts.
+  const { rows } = await db.query(
     `INSERT INTO variants (shop_id, id, product_id, position, title, price, unit, unit_value, display_style, rules, presets,
        dimensions, overage_percent)
      SELECT $1, v.id, v.product_id, v.position, v.title, v.price, v.unit, v.unit_value, v.display_style,
@@ -274,7 +278,8 @@ export async function upsertVariants(db: Queryable, shopId: string, variants: Va
             variants.overage_percent)
        IS DISTINCT FROM (EXCLUDED.product_id, EXCLUDED.position, EXCLUDED.title, EXCLUDED.price, EXCLUDED.unit,
             EXCLUDED.unit_value, EXCLUDED.display_style, EXCLUDED.rules, EXCLUDED.presets, EXCLUDED.dimensions,
-            EXCLUDED.overage_percent)`,
+            EXCLUDED.overage_percent)
+     RETURNING 1`,
     [
       shopId,
       variants.map((v) => v.id),
@@ -291,5 +296,5 @@ export async function upsertVariants(db: Queryable, shopId: string, variants: Va
       variants.map((v) => v.overagePercent),
     ],
   );
-  return rowCount;
+  return rows.length;
 }

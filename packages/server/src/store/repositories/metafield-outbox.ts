@@ -48,7 +48,9 @@ export async function queueMetafields(tx: Queryable, shopId: string, documents: 
     documents.map((d) => JSON.stringify(d.document)),
   ];
   const wanted = `SELECT * FROM unnest($2::text[], $3::text[], $4::jsonb[]) AS w(owner_type, owner_id, document)`;
-  const { rowCount } = await tx.query(
+  // Counted by RETURNING, not rowCount: Citus pulls an INSERT … SELECT from unnest(…) through the
+  // coordinator and reports every row it sent, those the ON CONFLICT … WHERE left alone included.
+  const { rows } = await tx.query(
     `INSERT INTO metafield_outbox AS o (shop_id, owner_type, owner_id, document)
      SELECT $1, w.owner_type, w.owner_id, w.document FROM (${wanted}) w
       WHERE NOT EXISTS (SELECT 1 FROM metafields_written m
@@ -59,11 +61,12 @@ export async function queueMetafields(tx: Queryable, shopId: string, documents: 
      ON CONFLICT (shop_id, owner_type, owner_id) DO UPDATE SET
        document = EXCLUDED.document, generation = EXCLUDED.generation, attempts = 0,
        next_attempt_at = EXCLUDED.next_attempt_at, failed_at = NULL, last_error = NULL, enqueued_at = EXCLUDED.enqueued_at
-     WHERE o.document <> EXCLUDED.document`,
+     WHERE o.document <> EXCLUDED.document
+     RETURNING 1`,
     params,
   );
-  if (rowCount > 0) await tx.query('SELECT pg_notify($1, $2)', [METAFIELDS_QUEUED, shopId]);
-  return rowCount;
+  if (rows.length > 0) await tx.query('SELECT pg_notify($1, $2)', [METAFIELDS_QUEUED, shopId]);
+  return rows.length;
 }
 
 /**

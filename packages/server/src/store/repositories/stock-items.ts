@@ -29,14 +29,17 @@ export async function findStockItems(
 /** Inserts or updates stock items; returns how many rows changed (an unchanged item is not written). */
 export async function upsertStockItems(db: Queryable, shopId: string, items: StockItemRecord[]): Promise<number> {
   if (items.length === 0) return 0;
-  const { rowCount } = await db.query(
+  // Counted by RETURNING, not rowCount: Citus pulls an INSERT … SELECT from unnest(…) through the
+  // coordinator and reports every row it sent, those the ON CONFLICT … WHERE left alone included.
+  const { rows } = await db.query(
     `INSERT INTO stock_items AS s (shop_id, id, title, measurement_type, unit)
      SELECT $1, i.id, i.title, i.measurement_type, i.unit
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS i(id, title, measurement_type, unit)
      ORDER BY i.id COLLATE "C"
      ON CONFLICT (shop_id, id) DO UPDATE SET title = EXCLUDED.title, measurement_type = EXCLUDED.measurement_type,
        unit = EXCLUDED.unit
-     WHERE (s.title, s.measurement_type, s.unit) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type, EXCLUDED.unit)`,
+     WHERE (s.title, s.measurement_type, s.unit) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.measurement_type, EXCLUDED.unit)
+     RETURNING 1`,
     [
       shopId,
       items.map((i) => i.id),
@@ -45,7 +48,7 @@ export async function upsertStockItems(db: Queryable, shopId: string, items: Sto
       items.map((i) => i.unit),
     ],
   );
-  return rowCount ?? 0;
+  return rows.length;
 }
 
 /** Links variants to stock items (`null` unlinks); returns how many links changed. */
