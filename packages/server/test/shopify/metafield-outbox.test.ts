@@ -41,7 +41,7 @@ function remoteMetafields() {
   };
 }
 
-describe.each(testDrivers())('Metafield outbox on $name', (driver) => {
+describe.each(testDrivers({ citus: true }))('Metafield outbox on $name', (driver) => {
   let db: Db;
   beforeAll(async () => {
     db = await driver.create();
@@ -73,6 +73,17 @@ describe.each(testDrivers())('Metafield outbox on $name', (driver) => {
     expect(await queued()).toBe(0);
     // Shopify holds it now: the same document again queues nothing.
     expect(await queue('2001', { v: 2 })).toBe(0);
+  });
+
+  it('when the same document is queued again before its write, then nothing is counted as queued', async () => {
+    // The count is what callers report and notify on: on Citus the upsert, pulled through the
+    // coordinator, reported the waiting row its ON CONFLICT … WHERE left alone as queued.
+    const { remote, worker, queue, queued } = await setUp();
+    expect(await queue('2001', { v: 1 })).toBe(1);
+    expect(await queue('2001', { v: 1 })).toBe(0);
+    expect(await queued()).toBe(1);
+    await worker.drainNow();
+    expect(remote.writes).toEqual(['2001={"v":1}']);
   });
 
   it('when a document goes back to what Shopify holds while a newer one is in flight, then Shopify ends holding it', async () => {
