@@ -5,7 +5,9 @@ import { testDrivers } from '../support/databases.js';
 import { seedShop, shopFixture } from '../support/harness.js';
 import { nodes, planOf } from '../support/plans.js';
 
-describe.each(testDrivers())('skipped order lines on $name', ({ create }) => {
+// Plan shapes of PostgreSQL's own planner (planOf refuses Citus, which plans these statements as
+// one task on the shop's shard): not run on Citus even in a TEST_CITUS_ALL sweep.
+describe.each(testDrivers({ citus: false }))('skipped order lines on $name', ({ create }) => {
   let db: Db;
   let shopId: string;
 
