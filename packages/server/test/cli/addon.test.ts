@@ -8,7 +8,7 @@ import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop, shopFixture } from '../support/harness.js';
 
-describe.each(testDrivers())('tare addon on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tare addon on $name', ({ create }) => {
   let db: Db;
   beforeAll(async () => {
     db = await create();

@@ -13,7 +13,8 @@ import { validateImport } from '../../src/services/catalog-import/validate-impor
 import type { Db } from '../../src/store/db.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { openPglite } from '../../src/store/pglite-driver.js';
-import { createPostgresDatabase } from '../support/databases.js';
+import { createCitusDatabase } from '../support/citus.js';
+import { createPostgresDatabase, type ServerDatabase } from '../support/databases.js';
 import { call, shopFixture, startTestServer } from '../support/harness.js';
 
 // Every test here launches the real binary; a launch costs 1–4 s, a fresh PGlite data dir ~10 s.
@@ -82,11 +83,12 @@ async function pgliteStore(): Promise<Store> {
   };
 }
 
-async function postgresStore(): Promise<Store> {
+/** A store on an empty database of `make`, which the CLI's first command migrates, as a new user's. */
+async function serverStore(name: string, make: () => Promise<ServerDatabase>): Promise<Store> {
   const dir = await mkdtemp(join(tmpdir(), 'tare-cli-'));
-  const database = await createPostgresDatabase();
+  const database = await make();
   return {
-    name: 'postgres',
+    name,
     env: { TARE_DATA_DIR: dir, DATABASE_URL: database.url },
     open: () => openPostgres({ connectionString: database.url }),
     async dispose() {
@@ -97,7 +99,12 @@ async function postgresStore(): Promise<Store> {
 }
 
 const stores: { name: string; make: () => Promise<Store> }[] = [{ name: 'pglite', make: pgliteStore }];
-if (process.env.TEST_DATABASE_URL) stores.push({ name: 'postgres', make: postgresStore });
+if (process.env.TEST_DATABASE_URL)
+  stores.push({ name: 'postgres', make: () => serverStore('postgres', () => createPostgresDatabase()) });
+// An empty Citus database, not a copy of the run's migrated template: the CLI's first command
+// migrates and distributes the tables, as for a new user pointing DATABASE_URL at a coordinator.
+const citusUrl = process.env.TEST_CITUS_URL;
+if (citusUrl) stores.push({ name: 'citus', make: () => serverStore('citus', () => createCitusDatabase(citusUrl)) });
 
 /** Every row of every table, in a stable order: equal dumps mean nothing was written. */
 async function dump(db: Db): Promise<Record<string, unknown[]>> {

@@ -18,7 +18,7 @@ import { testDrivers } from '../support/databases.js';
 
 const KEY_LINE = /^ {2}apik_[a-z2-7]{16}_[0-9A-Za-z]{32,}$/;
 
-describe.each(testDrivers())('tare demo on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tare demo on $name', ({ create }) => {
   let db: Db;
   beforeAll(async () => {
     db = await create();

@@ -10,7 +10,7 @@ import { seedShop } from '../support/harness.js';
 const LOCAL = /^\d{4}-\d\d-\d\d \d\d:\d\d$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-describe.each(testDrivers())('tare keys list on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tare keys list on $name', ({ create }) => {
   let db: Db;
   beforeAll(async () => {
     db = await create();

@@ -18,7 +18,7 @@ async function totals(db: Db, shopId: string) {
   return Object.fromEntries(rows.map((r) => [r.variant_id, { total: r.total, platform: Number(r.platform) }]));
 }
 
-describe.each(testDrivers())('Reconciliation on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Reconciliation on %s', (driver) => {
   let db: Db;
   const gateway = createLocalGateway();
   beforeAll(async () => {

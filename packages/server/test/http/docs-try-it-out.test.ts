@@ -44,7 +44,7 @@ function bodyExampleOf(operation: Operation): unknown {
  */
 const NOT_IN_THE_DEMO: Record<string, number> = {};
 
-describe.each(testDrivers())('the docs page’s "Try it out" on the demo shop on $name', (driver) => {
+describe.each(testDrivers({ citus: true }))('the docs page’s "Try it out" on the demo shop on $name', (driver) => {
   let db: Db;
   let server: RunningServer;
   let key: string;

@@ -50,7 +50,7 @@ function scaleShop(overrides: Partial<ImportShop> = {}) {
   });
 }
 
-describe.each(testDrivers())('GET /api/v1/scale-barcodes/{code} on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('GET /api/v1/scale-barcodes/{code} on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

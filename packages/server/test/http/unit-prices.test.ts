@@ -5,7 +5,7 @@ import { testDrivers } from '../support/databases.js';
 import { call, expectErrorEnvelope, seedShop, shopFixture, startTestServer } from '../support/harness.js';
 import { unitPricedShop } from '../support/unit-priced-shop.js';
 
-describe.each(testDrivers())('unit prices on variant answers on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('unit prices on variant answers on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

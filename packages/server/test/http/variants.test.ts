@@ -48,7 +48,7 @@ function catalogShop() {
   });
 }
 
-describe.each(testDrivers())('GET /api/v1/products/{productId}/variants/{variantId} on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('GET /api/v1/products/{productId}/variants/{variantId} on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

@@ -47,7 +47,7 @@ function withItems(shop: ImportShop, items: Record<string, string | null | undef
   return copy;
 }
 
-describe.each(testDrivers())('Scale labels in the catalog import on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('Scale labels in the catalog import on $name', ({ create }) => {
   let db: Db;
   const gateway = createLocalGateway();
 

@@ -48,7 +48,7 @@ describe('settings.unitPricing in the import file', () => {
   });
 });
 
-describe.each(testDrivers())('settings.unitPricing stored on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('settings.unitPricing stored on $name', ({ create }) => {
   let db: Db;
   const gateway = createLocalGateway();
 

@@ -24,7 +24,7 @@ const MIGRATIONS = {
   '0002-b.sql': "SELECT pg_sleep(0.2);\nINSERT INTO mig_log (step) VALUES ('b');",
 };
 
-describe.each(testDrivers())('Db contract on $name', ({ name, create }) => {
+describe.each(testDrivers({ citus: true }))('Db contract on $name', ({ name, create }) => {
   let db: Db;
   const ids = async (): Promise<number[]> =>
     (await db.query<{ id: number }>('SELECT id FROM contract_items ORDER BY id')).rows.map((r) => r.id);
