@@ -9,7 +9,7 @@ import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
 
-describe.each(testDrivers())('tare admin-users on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tare admin-users on $name', ({ create }) => {
   let db: Db;
   beforeAll(async () => {
     db = await create();

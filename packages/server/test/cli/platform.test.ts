@@ -25,7 +25,7 @@ async function closedPort(): Promise<number> {
 }
 const SECRET = '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';
 
-describe.each(testDrivers())('tare platform on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tare platform on $name', ({ create }) => {
   let db: Db;
   let fake: FakeShopify;
   const key = SecretKey.generate();

@@ -18,7 +18,7 @@ import { type FakeShopify, startFakeShopify } from '../support/fake-shopify/inde
 import { seedShop } from '../support/harness.js';
 import { coffeeShop } from '../support/platform-simulator.js';
 
-describe.each(testDrivers())('tare reconcile’s exit code on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('tare reconcile’s exit code on $name', ({ create }) => {
   let db: Db;
   let fake: FakeShopify;
   const keyring = createKeyring({ current: SecretKey.generate() });

@@ -8,7 +8,7 @@ import type { Db, Queryable } from '../../src/store/db.js';
 import { inSavepoint } from '../../src/store/savepoint.js';
 import { testDrivers } from '../support/databases.js';
 
-describe.each(testDrivers({ citus: true }))('inSavepoint on $name', ({ create }) => {
+describe.each(testDrivers())('inSavepoint on $name', ({ create }) => {
   let db: Db;
   beforeAll(async () => {
     db = await create();
