@@ -48,7 +48,9 @@ function catalogShop() {
   });
 }
 
-describe.each(testDrivers({ citus: true }))('GET /api/v1/products/{productId}/variants/{variantId} on $name', ({ create }) => {
+const drivers = testDrivers({ citus: true });
+
+describe.each(drivers)('GET /api/v1/products/{productId}/variants/{variantId} on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 
