@@ -6,7 +6,7 @@ import { createApiKey, listKeys } from '../services/api-keys.js';
 import { importCatalog } from '../services/catalog-import/import-catalog.js';
 import type { Db } from '../store/db.js';
 import { keyringFor } from '../secrets/keyring.js';
-import { migrate } from '../store/migrate.js';
+import { migrate, onCitus } from '../store/migrate.js';
 import { findShopByDomain, hasShops } from '../store/repositories/shops.js';
 import { CommandError } from './command.js';
 import { demoBanner } from './demo.js';
@@ -84,7 +84,8 @@ export async function serve(config: Config): Promise<void> {
   if (config.sandbox && demo.storefront) {
     console.log(`Sandbox storefront, to buy by measure as a customer: ${server.url}${storefrontRoot(DEMO_SHOP)}`);
   }
-  console.log(`Tare is listening on ${server.url} (store: ${embedded ? `PGlite at ${config.dataDir}` : 'PostgreSQL'})`);
+  const store = embedded ? `PGlite at ${config.dataDir}` : (await onCitus(db)) ? 'Citus' : 'PostgreSQL';
+  console.log(`Tare is listening on ${server.url} (store: ${store})`);
   // `tare demo` is named only where it changes nothing: with the demo shop there, it only makes a key.
   if (!demo.key) {
     console.log(

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -42,4 +42,10 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
     }
     return now;
   });
+}
+
+/** Whether the store is a Citus coordinator (migration 0025 then placed the tables on its nodes). */
+export async function onCitus(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ citus: boolean }>(`SELECT tare_on_citus() AS citus`);
+  return rows[0]?.citus === true;
 }

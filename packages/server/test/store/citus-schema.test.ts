@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
+import { onCitus } from '../../src/store/migrate.js';
 import { testDrivers } from '../support/databases.js';
 
 // Migration 0025 on Citus (docs/operations.md, "Running on Citus"): the cross-shop tables are
@@ -68,6 +69,10 @@ describe.skipIf(citus.length === 0)('Tare migrated on Citus', () => {
     // Migration 0025 sets the foreign keys aside while it places the tables: all of PostgreSQL's
     // are back.
     expect(await foreignKeys(db)).toEqual(await foreignKeys(plain));
+  });
+
+  it('is told from PostgreSQL (tare serve names the store it runs on)', async () => {
+    expect([await onCitus(db), await onCitus(plain)]).toEqual([true, false]);
   });
 
   it('refuses a row whose shop does not exist, through the foreign key to the reference table', async () => {
