@@ -38,7 +38,7 @@ async function rowVersionsWritten(db: Db, table: string, run: () => Promise<void
   return Number(rows[0]!.n);
 }
 
-describe.each(testDrivers())('stock items: row versions of a write on $name', ({ create }) => {
+describe.each(testDrivers())('stock items: row versions of a write on $name', ({ name, create }) => {
   let db: Db;
   let server: RunningServer;
 
@@ -52,23 +52,31 @@ describe.each(testDrivers())('stock items: row versions of a write on $name', ({
     await db?.close();
   });
 
-  it('an adjustment of a linked variant writes its item level once and each sibling row once', async () => {
-    const shop = await seedShop(db, cheeseShop(2));
-    let answer: Awaited<ReturnType<typeof adjust>> | undefined;
-    const siblingRows = await rowVersionsWritten(db, 'inventory_levels', async () => {
-      const itemRows = await rowVersionsWritten(db, 'stock_item_levels', async () => {
-        answer = await adjust(server, shop.key, {
-          locationId: '70001',
-          adjustments: [{ variantId: PACK, delta: { value: -250, unit: 'g' } }],
+  // The row trigger of rowVersionsWritten writes a table of the coordinator, which a trigger on a
+  // worker's shard cannot reach (Citus already refuses to create it); the statements counted are
+  // the same on Citus, as in inventory/concurrency.test.ts.
+  it.skipIf(name === 'citus')(
+    'an adjustment of a linked variant writes its item level once and each sibling row once',
+    async () => {
+      const shop = await seedShop(db, cheeseShop(2));
+      let answer: Awaited<ReturnType<typeof adjust>> | undefined;
+      const siblingRows = await rowVersionsWritten(db, 'inventory_levels', async () => {
+        const itemRows = await rowVersionsWritten(db, 'stock_item_levels', async () => {
+          answer = await adjust(server, shop.key, {
+            locationId: '70001',
+            adjustments: [{ variantId: PACK, delta: { value: -250, unit: 'g' } }],
+          });
         });
+        expect(itemRows, 'the item level: locked without a write, then written once').toBe(1);
       });
-      expect(itemRows, 'the item level: locked without a write, then written once').toBe(1);
-    });
-    expect(answer!.status, answer!.text).toBe(200);
-    expect(siblingRows, 'the three siblings each keep a copy of the total').toBe(3);
-    const level = await call(server, `/api/v1/inventory/levels?locationId=70001&variantId=${PACK}`, { key: shop.key });
-    expect(level.body.data.levels[0].quantity).toEqual({ value: 1750, unit: 'g' });
-  });
+      expect(answer!.status, answer!.text).toBe(200);
+      expect(siblingRows, 'the three siblings each keep a copy of the total').toBe(3);
+      const level = await call(server, `/api/v1/inventory/levels?locationId=70001&variantId=${PACK}`, {
+        key: shop.key,
+      });
+      expect(level.body.data.levels[0].quantity).toEqual({ value: 1750, unit: 'g' });
+    },
+  );
 
   it('a write at a location where the item has no level yet creates it at 0 and books on it', async () => {
     const shop = await seedShop(db, cheeseShop());
