@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 /**
@@ -40,10 +41,28 @@ function on(url: string, node: Node, database: string): string {
 
 /** Drops `name` from every node of the cluster of `url`, in use or not, if it is there. */
 export async function dropCitusDatabase(url: string, name: string): Promise<void> {
-  const nodes = await citusNodes(url);
-  await Promise.all(
-    nodes.map((node) => query(on(url, node, 'postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
-  );
+  await dropOnNodes(url, await citusNodes(url), name);
+}
+
+/**
+ * The coordinator's copy first: its sessions (the maintenance daemon's included) are what open
+ * connections to the workers' copies, and one opened between a worker's `FORCE` and its drop
+ * failed the drop ("being accessed by other users"), seen when drops ran on all nodes at once.
+ * A worker's drop that still meets one is tried again.
+ */
+async function dropOnNodes(url: string, nodes: Node[], name: string): Promise<void> {
+  for (const node of nodes) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await query(on(url, node, 'postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        break;
+      } catch (error) {
+        const inUse = (error as { code?: string }).code === '55006';
+        if (!inUse || attempt === 5) throw error;
+        await sleep(100 * attempt);
+      }
+    }
+  }
 }
 
 /**
@@ -60,11 +79,7 @@ export async function createCitusDatabase(
   { name = `tare_c_${randomBytes(6).toString('hex')}`, template }: { name?: string; template?: string } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const nodes = await citusNodes(url);
-  const drop = async () => {
-    await Promise.all(
-      nodes.map((node) => query(on(url, node, 'postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
-    );
-  };
+  const drop = () => dropOnNodes(url, nodes, name);
   const own = on(url, nodes[0]!, name);
   try {
     const copy = template ? ` TEMPLATE ${template}` : '';
