@@ -178,22 +178,30 @@ async function idlePolls(url: string): Promise<CitusResults['idle']> {
   }
 }
 
-/** Transactions/s the worker nodes ran for `database` while nothing happened (pg_stat_database). */
-async function idleWorkerTps(coordinatorUrl: string, seconds: number): Promise<number> {
+/** `coordinatorUrl` pointed at each worker of its cluster (`pg_dist_node`), `database` on it (else the same). */
+async function workerUrls(coordinatorUrl: string, database?: string): Promise<string[]> {
   const nodes = await query<{ host: string; port: number }>(
     coordinatorUrl,
     `SELECT nodename AS host, nodeport AS port FROM pg_dist_node WHERE noderole = 'primary' AND groupid <> 0`,
   );
+  return nodes.map((node) => {
+    const url = new URL(coordinatorUrl);
+    url.hostname = node.host;
+    url.port = String(node.port);
+    if (database) url.pathname = `/${database}`;
+    return url.toString();
+  });
+}
+
+/** Transactions/s the worker nodes ran for `database` while nothing happened (pg_stat_database). */
+async function idleWorkerTps(coordinatorUrl: string, seconds: number): Promise<number> {
+  const workers = await workerUrls(coordinatorUrl, 'postgres');
   const database = new URL(coordinatorUrl).pathname.slice(1);
   const count = async () => {
     let total = 0;
-    for (const node of nodes) {
-      const url = new URL(coordinatorUrl);
-      url.hostname = node.host;
-      url.port = String(node.port);
-      url.pathname = '/postgres';
+    for (const url of workers) {
       const rows = await query<{ n: string }>(
-        url.toString(),
+        url,
         'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
         [database],
       );
@@ -232,16 +240,6 @@ const asRate = (load: Load, seconds: number): Rate => ({
  * the coordinator sends them.
  */
 async function databaseMonitors(urls: Record<StoreName, string>): Promise<Record<StoreName, pg.Client[]>> {
-  const nodes = await query<{ nodename: string; nodeport: number }>(
-    urls.Citus,
-    `SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary'`,
-  );
-  const workerUrls = nodes.map(({ nodename, nodeport }) => {
-    const url = new URL(urls.Citus);
-    url.hostname = nodename;
-    url.port = String(nodeport);
-    return url.toString();
-  });
   const connect = async (url: string) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -249,7 +247,7 @@ async function databaseMonitors(urls: Record<StoreName, string>): Promise<Record
   };
   return {
     PostgreSQL: [await connect(urls.PostgreSQL)],
-    Citus: await Promise.all([urls.Citus, ...workerUrls].map(connect)),
+    Citus: await Promise.all([urls.Citus, ...(await workerUrls(urls.Citus))].map(connect)),
   };
 }
 
