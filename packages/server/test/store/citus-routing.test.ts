@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { citusTasks } from '../support/citus-plan.js';
+import { widerThanOneShard } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
 import { recording, type Sent } from '../support/recording-db.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
@@ -10,16 +10,6 @@ import { createPlatformSimulator } from '../support/platform-simulator.js';
 // Every statement of a request touches the shop's one shard on Citus (docs/operations.md,
 // "Running on Citus"): what Citus's EXPLAIN says of each statement the server sent while it
 // answered the key requests. This is Citus's planner, not PostgreSQL's.
-
-/**
- * Statements that are cross-shop on purpose (docs/operations.md lists them), which the server's
- * background workers send while the requests run: the queues' sweep for a shop with due work
- * (at start and every minute), and the hourly reaping of old idempotency keys.
- */
-const CROSS_SHOP = [
-  /^SELECT shop_id FROM (platform_events|projection_outbox|metafield_outbox) WHERE/,
-  /^DELETE FROM idempotency_keys WHERE created_at/,
-];
 
 const citus = testDrivers({ citus: true }).filter((driver) => driver.name === 'citus');
 
@@ -54,14 +44,7 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     await work();
     const statements = [...sent];
     expect(statements.length).toBeGreaterThan(0);
-    const wide: string[] = [];
-    for (const statement of statements) {
-      if (!/^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.sql)) continue;
-      if (CROSS_SHOP.some((pattern) => pattern.test(statement.sql))) continue;
-      const tasks = await citusTasks(db, statement.sql, statement.params);
-      if (tasks > 1) wide.push(statement.sql.replace(/\s+/g, ' ').slice(0, 60));
-    }
-    return wide;
+    return widerThanOneShard(db, statements);
   }
 
   const adjust = (variantId: string, idempotencyKey: string) =>

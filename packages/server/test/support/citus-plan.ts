@@ -1,4 +1,5 @@
 import type { Queryable } from '../../src/store/db.js';
+import type { Sent } from './recording-db.js';
 
 /**
  * The shard tasks Citus plans for a statement, from its EXPLAIN: the largest Task Count of the
@@ -30,4 +31,29 @@ export async function citusTasks(db: Queryable, sql: string, params: readonly un
   };
   walk(plan);
   return steps ? Infinity : most;
+}
+
+/**
+ * Statements that are cross-shop on purpose (docs/operations.md lists them), which a server's
+ * background workers send while requests run: the queues' sweep for a shop with due work (at
+ * start and every minute), and the hourly reaping of old idempotency keys.
+ */
+const CROSS_SHOP = [
+  /^SELECT shop_id FROM (platform_events|projection_outbox|metafield_outbox) WHERE/,
+  /^DELETE FROM idempotency_keys WHERE created_at/,
+];
+
+/**
+ * The statements of `statements` that Citus plans on more than one shard (or in steps), each as
+ * its first 60 characters; the cross-shop ones on purpose and those that are no query aside.
+ */
+export async function widerThanOneShard(db: Queryable, statements: readonly Sent[]): Promise<string[]> {
+  const wide: string[] = [];
+  for (const statement of statements) {
+    if (!/^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.sql)) continue;
+    if (CROSS_SHOP.some((pattern) => pattern.test(statement.sql))) continue;
+    const tasks = await citusTasks(db, statement.sql, statement.params);
+    if (tasks > 1) wide.push(statement.sql.replace(/\s+/g, ' ').slice(0, 60));
+  }
+  return wide;
 }

@@ -23,7 +23,12 @@ export interface QueuedPush {
  * total they come from. A level already queued is coalesced to the latest figure: its expected
  * figure (and the figures of pushes whose answer was lost) move by the platform's own moves
  * accounted since (`expected` − the queued `available`), so a push still finds the platform
- * where Tare left it. A level the platform already shows needs no row.
+ * where Tare left it. A level the platform already shows needs no row; if one is queued, it is
+ * coalesced only when the platform moved meanwhile (else it already says the same).
+ *
+ * Each statement names the shop's rows only (one shard on Citus, decision 116): the queued
+ * levels that may need coalescing are read first, and all that need a row are written by one
+ * `INSERT … VALUES`.
  */
 export async function queueProjections(
   tx: Queryable,
@@ -31,33 +36,58 @@ export async function queueProjections(
   levels: LevelProjection[],
   cause: string,
 ): Promise<void> {
-  if (levels.length === 0) return;
-  await tx.query(
-    `INSERT INTO projection_outbox AS o (shop_id, location_id, variant_id, available, expected, cause)
-     SELECT $1, i.location_id, i.variant_id, i.available, i.expected, $6
-       FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS i(location_id, variant_id, available, expected)
-      WHERE i.available IS DISTINCT FROM i.expected
-         OR EXISTS (SELECT 1 FROM projection_outbox q
-                     WHERE q.shop_id = $1 AND q.location_id = i.location_id AND q.variant_id = i.variant_id)
-     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET
-       available = EXCLUDED.available,
-       expected = o.expected + (EXCLUDED.expected - o.available),
-       pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
-                     ELSE ARRAY(SELECT p + (EXCLUDED.expected - o.available) FROM unnest(o.pushed) AS p) END,
-       -- EXCLUDED holds the column defaults: a generation just drawn for this change (Citus
-       -- refuses nextval() and now() themselves in DO UPDATE SET; other upserts do the same).
-       generation = EXCLUDED.generation,
-       cause = EXCLUDED.cause`,
-    [
-      shopId,
-      levels.map((l) => l.locationId),
-      levels.map((l) => l.variantId),
-      levels.map((l) => l.available),
-      levels.map((l) => l.expected),
-      cause,
-    ],
-  );
+  const moving = levels.filter((l) => l.available !== l.expected);
+  const shown = levels.filter((l) => l.available === l.expected);
+  if (shown.length > 0) moving.push(...(await queuedAndMovedSince(tx, shopId, shown)));
+  if (moving.length === 0) return;
+  for (let at = 0; at < moving.length; at += ROWS_PER_INSERT) {
+    const rows = moving.slice(at, at + ROWS_PER_INSERT);
+    const params: unknown[] = [shopId, cause];
+    const values = rows.map((l) => {
+      params.push(l.locationId, l.variantId, l.available, l.expected);
+      const n = params.length;
+      return `($1::bigint, $${n - 3}, $${n - 2}, $${n - 1}::bigint, $${n}::bigint, $2)`;
+    });
+    await tx.query(
+      `INSERT INTO projection_outbox AS o (shop_id, location_id, variant_id, available, expected, cause)
+       VALUES ${values.join(', ')}
+       ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET
+         available = EXCLUDED.available,
+         expected = o.expected + (EXCLUDED.expected - o.available),
+         pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
+                       ELSE tare_shifted(o.pushed, EXCLUDED.expected - o.available) END,
+         -- EXCLUDED holds the column defaults: a generation just drawn for this change (Citus
+         -- refuses nextval() and now() themselves in DO UPDATE SET; other upserts do the same).
+         generation = EXCLUDED.generation,
+         cause = EXCLUDED.cause`,
+      params,
+    );
+  }
   await tx.query('SELECT pg_notify($1, $2)', [PROJECTION_QUEUED, shopId]);
+}
+
+/** Rows of one `INSERT … VALUES`, well inside PostgreSQL's 65,535 parameters (four a row). */
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * Of levels the platform shows as Tare expects, those queued at a figure the platform's own moves
+ * have shifted since (the queued `available` is not what is expected now): they must be coalesced.
+ */
+async function queuedAndMovedSince(
+  tx: Queryable,
+  shopId: string,
+  levels: LevelProjection[],
+): Promise<LevelProjection[]> {
+  const { rows } = await tx.query<{ location_id: string; variant_id: string }>(
+    `SELECT o.location_id, o.variant_id
+       FROM projection_outbox o
+       JOIN unnest($2::text[], $3::text[], $4::bigint[]) AS i(location_id, variant_id, expected)
+         ON o.location_id = i.location_id AND o.variant_id = i.variant_id
+      WHERE o.shop_id = $1 AND o.available IS DISTINCT FROM i.expected`,
+    [shopId, levels.map((l) => l.locationId), levels.map((l) => l.variantId), levels.map((l) => l.expected)],
+  );
+  const queued = new Set(rows.map((r) => `${r.location_id}\u0000${r.variant_id}`));
+  return levels.filter((l) => queued.has(`${l.locationId}\u0000${l.variantId}`));
 }
 
 /** The stock outbox as a queue: every row waits for its push. */
