@@ -122,6 +122,44 @@ describe.each(testDrivers())('Projection outbox on %s', (driver) => {
     expect(remote.levels.get('2001')).toBe(11);
   });
 
+  it('when an order moves the platform while a push waits and Tare then shows what it expects, then the push still lands its figure', async () => {
+    const { shopId, remote, worker, queue } = await setUp({ '2001': 10 });
+    await queue('2001', 10, 12);
+    await queue('2001', 12, 12); // a write of a fraction only: the queued push stands as it was
+    expect(await outboxRows(shopId)).toEqual([{ variantId: '2001', available: 12, expected: 10 }]);
+    // The platform sells 2 units and Tare books exactly 2: its whole units are the moved
+    // expectation (12 − 2), and the waiting push must move with them, or it finds 8 for its 10.
+    remote.levels.set('2001', 8);
+    await queue('2001', 10, 10);
+    expect(await outboxRows(shopId)).toEqual([{ variantId: '2001', available: 10, expected: 8 }]);
+    await worker.drainNow();
+    expect(remote.levels.get('2001')).toBe(10);
+    expect(await outboxRows(shopId)).toEqual([]);
+    const { rows } = await db.query('SELECT 1 FROM platform_events WHERE shop_id = $1', [shopId]);
+    expect(rows).toEqual([]);
+  });
+
+  it('when a push whose answer was lost is moved by an order, then its lost figures move with it', async () => {
+    const { shopId, remote, worker, queue } = await setUp({ '2001': 10 });
+    await queue('2001', 10, 12);
+    remote.faults.loseAnswers = 1;
+    await worker.drainNow(); // 12 landed, answer lost
+    remote.levels.set('2001', 9); // the platform sells 3 units…
+    await queue('2001', 9, 9); // …and Tare books exactly 3 (12 − 3): the lost 12 is now a 9
+    const { rows: queued } = await db.query<{ pushed: string[] }>(
+      'SELECT pushed::text[] AS pushed FROM projection_outbox WHERE shop_id = $1',
+      [shopId],
+    );
+    expect(queued).toEqual([{ pushed: ['9'] }]);
+    expect(await outboxRows(shopId)).toEqual([{ variantId: '2001', available: 9, expected: 7 }]);
+    await makeDue(shopId);
+    // Stale (expects 7, finds 9): the figure it was refused at, so §14 looks at it (and finds
+    // Tare and the platform in step); nothing is overwritten.
+    await worker.drainNow();
+    expect(remote.levels.get('2001')).toBe(9);
+    expect(await outboxRows(shopId)).toEqual([]);
+  });
+
   it('when the answer of a push is lost, then the retry reuses its key and the platform applies it once', async () => {
     const { shopId, remote, worker, queue } = await setUp({ '2001': 10 });
     await queue('2001', 10, 12);
