@@ -52,7 +52,7 @@ function remotePlatform(initial: Record<string, number>) {
   return { levels, calls, faults, push, readLevel: async (variantId: string) => levels.get(variantId) ?? 0 };
 }
 
-describe.each(testDrivers())('Projection outbox on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Projection outbox on %s', (driver) => {
   let db: Db;
   beforeAll(async () => {
     db = await driver.create();

@@ -26,9 +26,11 @@ export interface QueuedPush {
  * where Tare left it. A level the platform already shows needs no row; if one is queued, it is
  * coalesced only when the platform moved meanwhile (else it already says the same).
  *
- * Each statement names the shop's rows only (one shard on Citus, decision 116): the queued
- * levels that may need coalescing are read first, and all that need a row are written by one
- * `INSERT … VALUES`.
+ * Each statement names the shop's rows only (one shard on Citus, decision 116). Citus pushes an
+ * `INSERT … SELECT` down to the shop's one shard only when it reads a colocated table of that
+ * shop (its locations, here) and draws no `nextval()` itself, so the generations are drawn first
+ * (as the ledger's ids are). Every level Tare projects is at one of the shop's locations; a row
+ * that found none would be lost, so the count is checked.
  */
 export async function queueProjections(
   tx: Queryable,
@@ -40,34 +42,41 @@ export async function queueProjections(
   const shown = levels.filter((l) => l.available === l.expected);
   if (shown.length > 0) moving.push(...(await queuedAndMovedSince(tx, shopId, shown)));
   if (moving.length === 0) return;
-  for (let at = 0; at < moving.length; at += ROWS_PER_INSERT) {
-    const rows = moving.slice(at, at + ROWS_PER_INSERT);
-    const params: unknown[] = [shopId, cause];
-    const values = rows.map((l) => {
-      params.push(l.locationId, l.variantId, l.available, l.expected);
-      const n = params.length;
-      return `($1::bigint, $${n - 3}, $${n - 2}, $${n - 1}::bigint, $${n}::bigint, $2)`;
-    });
-    await tx.query(
-      `INSERT INTO projection_outbox AS o (shop_id, location_id, variant_id, available, expected, cause)
-       VALUES ${values.join(', ')}
-       ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET
-         available = EXCLUDED.available,
-         expected = o.expected + (EXCLUDED.expected - o.available),
-         pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
-                       ELSE tare_shifted(o.pushed, EXCLUDED.expected - o.available) END,
-         -- EXCLUDED holds the column defaults: a generation just drawn for this change (Citus
-         -- refuses nextval() and now() themselves in DO UPDATE SET; other upserts do the same).
-         generation = EXCLUDED.generation,
-         cause = EXCLUDED.cause`,
-      params,
-    );
+  // The push workers are told in the same statement: a notification is sent at commit only.
+  const generations = await tx.query<{ generation: string }>(
+    `SELECT nextval('projection_generations')::text AS generation, pg_notify($2, $3)
+       FROM generate_series(1, $1::integer)`,
+    [moving.length, PROJECTION_QUEUED, shopId],
+  );
+  const { rows } = await tx.query(
+    `INSERT INTO projection_outbox AS o (shop_id, location_id, variant_id, available, expected, generation, cause)
+     SELECT loc.shop_id, loc.id, i.variant_id, i.available, i.expected, i.generation, $7
+       FROM locations loc
+       JOIN unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+              AS i(location_id, variant_id, available, expected, generation) ON loc.id = i.location_id
+      WHERE loc.shop_id = $1
+     ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET
+       available = EXCLUDED.available,
+       expected = o.expected + (EXCLUDED.expected - o.available),
+       pushed = CASE WHEN EXCLUDED.expected IS NULL THEN o.pushed
+                     ELSE ARRAY(SELECT p + (EXCLUDED.expected - o.available) FROM unnest(o.pushed) AS p) END,
+       generation = EXCLUDED.generation,
+       cause = EXCLUDED.cause
+     RETURNING 1`,
+    [
+      shopId,
+      moving.map((l) => l.locationId),
+      moving.map((l) => l.variantId),
+      moving.map((l) => l.available),
+      moving.map((l) => l.expected),
+      generations.rows.map((r) => r.generation),
+      cause,
+    ],
+  );
+  if (rows.length !== moving.length) {
+    throw new Error(`${moving.length - rows.length} projected level(s) of shop ${shopId} are at no known location`);
   }
-  await tx.query('SELECT pg_notify($1, $2)', [PROJECTION_QUEUED, shopId]);
 }
-
-/** Rows of one `INSERT … VALUES`, well inside PostgreSQL's 65,535 parameters (four a row). */
-const ROWS_PER_INSERT = 1000;
 
 /**
  * Of levels the platform shows as Tare expects, those queued at a figure the platform's own moves
