@@ -14,7 +14,7 @@ function stockedShop() {
   return fixture;
 }
 
-describe.each(testDrivers())('sandbox orders (read, cancel, refund, fulfil) on $name', ({ create }) => {
+describe.each(testDrivers({ citus: true }))('sandbox orders (read, cancel, refund, fulfil) on $name', ({ create }) => {
   let db: Db;
   let server: RunningServer;
 

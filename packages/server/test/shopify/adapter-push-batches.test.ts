@@ -51,7 +51,7 @@ function allOrNothingShopify(shown: Map<string, number>) {
   return { admin, keys };
 }
 
-describe.each(testDrivers())('Shopify pushes of a batch with a stale level on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Shopify pushes of a batch with a stale level on %s', (driver) => {
   let db: Db;
   beforeAll(async () => {
     db = await driver.create();

@@ -16,7 +16,7 @@ import { LOC, type ShopifyShop, startShopifyShop, svcData } from '../support/sho
 
 type Shop = Pick<ShopifyShop, 'fake' | 'shopId' | 'domain' | 'apiKey' | 'settle' | 'total' | 'shown'>;
 
-describe.each(testDrivers())('Shopify faults on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Shopify faults on %s', (driver) => {
   let db: Db | undefined;
   let shop: ShopifyShop | undefined;
   // The first store of a run is migrated once and kept as a snapshot: not on a test's clock.
