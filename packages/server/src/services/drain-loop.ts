@@ -13,6 +13,8 @@ export interface DrainLoopOptions {
   step: (shopId?: string) => Promise<string | undefined>;
   /** Milliseconds until the shop's next pending work is due (0: now), null when it has none. */
   nextDueInMs: (shopId: string) => Promise<number | null>;
+  /** The shops whose work is not due yet but falls due within `withinMs`, with the ms until then. */
+  shopsDueWithin: (withinMs: number) => Promise<ReadonlyMap<string, number>>;
   /** How often shops whose work falls due (retries after backoff) are looked at. */
   pollMs?: number;
   /**
@@ -34,10 +36,12 @@ export const SWEEP_MS = 60_000;
  * - after a shop is drained, its next due time is read (one shard) and the shop is scheduled;
  *   every `pollMs` the shops whose time has come are drained, and none when none has;
  * - every `sweepMs`, at start and on `drainNow` every shop is looked at (the queue's
- *   cross-shop search), and each shop found with work is then drained and scheduled as above.
+ *   cross-shop search), and each shop found with work is then drained and scheduled as above;
+ *   the shops whose work falls due before the next sweep are scheduled for it.
  * A wake-up during a run is kept and looked at before the run stops.
  */
 export function createDrainLoop(options: DrainLoopOptions) {
+  const sweepMs = options.sweepMs ?? SWEEP_MS;
   let running: Promise<void> | undefined;
   let stopped = false;
   let sweepWanted = false;
@@ -65,6 +69,8 @@ export function createDrainLoop(options: DrainLoopOptions) {
       if (sweepWanted) {
         sweepWanted = false;
         try {
+          const now = Date.now();
+          for (const [shopId, inMs] of await options.shopsDueWithin(sweepMs)) schedule(shopId, now + inMs);
           for (let shopId = await options.step(); shopId !== undefined && !stopped; shopId = await options.step())
             wanted.add(shopId);
         } catch (err) {
@@ -129,7 +135,7 @@ export function createDrainLoop(options: DrainLoopOptions) {
     async start(): Promise<() => Promise<void>> {
       const unlisten = await options.db.listen(options.channel, (shopId) => void wake(shopId));
       const pollTimer = setInterval(() => void poll(), options.pollMs ?? 1000);
-      const sweepTimer = setInterval(() => void wake(), options.sweepMs ?? SWEEP_MS);
+      const sweepTimer = setInterval(() => void wake(), sweepMs);
       pollTimer.unref();
       sweepTimer.unref();
       void wake();

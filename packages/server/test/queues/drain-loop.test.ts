@@ -35,6 +35,14 @@ function fakeQueue() {
       due.set(shop, due.get(shop)! - 1);
       return shop;
     },
+    async shopsDueWithin(withinMs) {
+      asked.push('due later');
+      const now = Date.now();
+      const later = [...due].filter(([shop, n]) => n > 0 && (readyAt.get(shop) ?? 0) > now);
+      return new Map(
+        later.map(([shop]) => [shop, readyAt.get(shop)! - now] as const).filter(([, ms]) => ms <= withinMs),
+      );
+    },
     async nextDueInMs(shopId) {
       asked.push(`next ${shopId}`);
       hooks.duringNextDue?.(shopId);
@@ -108,7 +116,7 @@ describe('Drain loop', () => {
     expect(due.get('3')).toBe(1);
     await loop.drainNow();
     expect(due.get('3')).toBe(0);
-    expect(asked).toEqual(['sweep', 'sweep', 'step 3', 'next 3']);
+    expect(asked).toEqual(['due later', 'sweep', 'sweep', 'step 3', 'next 3']);
   });
 
   it('when a shop has work due later, then it is scheduled and the first poll after that time drains it', async () => {
@@ -131,6 +139,28 @@ describe('Drain loop', () => {
     expect(due.get('4')).toBe(0);
     expect(asked).toEqual(['step 4', 'step 4', 'next 4']);
     expect(loop.scheduled().size).toBe(0);
+  });
+
+  it('when work is not due at the sweep but falls due before the next, then the sweep schedules it and a poll drains it', async () => {
+    const { due, readyAt, asked, loop } = fakeQueue();
+    due.set('6', 1); // a retry after backoff, stored before this instance started (no notification)
+    readyAt.set('6', Date.now() + 30_000);
+    due.set('7', 1); // due after the next sweep: that sweep finds it
+    readyAt.set('7', Date.now() + 2 * 3_600_000);
+    await loop.drainNow();
+    expect(asked).toEqual(['due later', 'sweep']);
+    expect([...loop.scheduled().keys()]).toEqual(['6']);
+    asked.length = 0;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 31_000);
+      await loop.poll();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(due.get('6')).toBe(0);
+    expect(asked).toEqual(['step 6', 'step 6', 'next 6']);
+    expect(due.get('7')).toBe(1);
   });
 
   it('when the store fails while a shop is drained, then the next poll tries the shop again', async () => {

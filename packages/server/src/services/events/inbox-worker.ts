@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import { retryConflicts } from '../../store/conflict-retry.js';
 import type { Db } from '../../store/db.js';
-import { nextDueInMs, sweepDueShops } from '../../store/repositories/due-shops.js';
+import { nextDueInMs, shopsDueWithin, sweepDueShops } from '../../store/repositories/due-shops.js';
 import {
   claimDueEvent,
   INBOX_QUEUE,
@@ -87,6 +87,7 @@ export function createInboxWorker(options: InboxWorkerOptions) {
     channel: PLATFORM_EVENT_STORED,
     step: processOne,
     nextDueInMs: (shopId) => nextDueInMs(db, INBOX_QUEUE, shopId),
+    shopsDueWithin: (withinMs) => shopsDueWithin(db, INBOX_QUEUE, withinMs),
     pollMs: options.pollMs,
     sweepMs: options.sweepMs,
     failureMessage: 'platform event inbox unavailable; retrying',

@@ -11,7 +11,7 @@ import {
   type QueuedPush,
   wakeQueuedPushes,
 } from '../../store/repositories/projection-outbox.js';
-import { nextDueInMs } from '../../store/repositories/due-shops.js';
+import { nextDueInMs, shopsDueWithin } from '../../store/repositories/due-shops.js';
 import { createDrainLoop } from '../drain-loop.js';
 import { retryDelayMs } from '../events/inbox-worker.js';
 import { settleStalePush } from './settle-stale-push.js';
@@ -105,6 +105,7 @@ export function createPushWorker(options: PushWorkerOptions) {
     channel: PROJECTION_QUEUED,
     step: pushOneBatch,
     nextDueInMs: (shopId) => nextDueInMs(db, PROJECTION_QUEUE, shopId),
+    shopsDueWithin: (withinMs) => shopsDueWithin(db, PROJECTION_QUEUE, withinMs),
     pollMs: options.pollMs,
     sweepMs: options.sweepMs,
     failureMessage: 'projection outbox unavailable; retrying',

@@ -12,7 +12,7 @@ import {
   type QueuedMetafield,
   wakeQueuedMetafields,
 } from '../../store/repositories/metafield-outbox.js';
-import { nextDueInMs } from '../../store/repositories/due-shops.js';
+import { nextDueInMs, shopsDueWithin } from '../../store/repositories/due-shops.js';
 import { createDrainLoop } from '../drain-loop.js';
 import { retryDelayMs } from '../events/inbox-worker.js';
 import { MAX_RETRY_MS } from '../projection/push-worker.js';
@@ -89,6 +89,7 @@ export function createMetafieldWorker(options: MetafieldWorkerOptions) {
     channel: METAFIELDS_QUEUED,
     step: writeOneBatch,
     nextDueInMs: (shopId) => nextDueInMs(db, METAFIELD_QUEUE, shopId),
+    shopsDueWithin: (withinMs) => shopsDueWithin(db, METAFIELD_QUEUE, withinMs),
     pollMs: options.pollMs,
     sweepMs: options.sweepMs,
     failureMessage: 'metafield outbox unavailable; retrying',

@@ -71,3 +71,21 @@ export async function nextDueInMs(db: Queryable, queue: DueQueue, shopId: string
   const ms = rows[0]?.ms ?? null; // null: no row (min of nothing)
   return ms === null ? null : Math.max(0, ms);
 }
+
+/**
+ * The shops whose next pending row falls due within `withinMs` but not yet, each with the
+ * milliseconds until then: the sweep schedules them, so that work due before the next sweep (a
+ * retry after backoff when no instance held it: after a restart) is not left until then.
+ * Cross-shop, with the sweep: every shard on Citus.
+ */
+export async function shopsDueWithin(db: Queryable, queue: DueQueue, withinMs: number): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ shop_id: string; ms: number }>(
+    `SELECT shop_id, (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms
+       FROM ${queue.table}
+      WHERE ${queue.pending} AND next_attempt_at > now()
+        AND next_attempt_at <= now() + make_interval(secs => $1::double precision / 1000)
+      GROUP BY shop_id`,
+    [withinMs],
+  );
+  return new Map(rows.map((r) => [r.shop_id, Math.max(0, r.ms)]));
+}
