@@ -6,14 +6,14 @@ export interface DrainLoopOptions {
   logger: Logger;
   /** NOTIFY channel on which new work is announced (by any instance or CLI); the payload is the shop's id. */
   channel: string;
-  /**
-   * Does one unit of work, of `shopId` when given (else of any shop: the sweep); resolves to the
-   * shop worked on, or undefined when none was due.
-   */
-  step: (shopId?: string) => Promise<string | undefined>;
+  /** Does one unit of the shop's work; resolves to the shop, or undefined when none was due. */
+  step: (shopId: string) => Promise<string | undefined>;
   /** Milliseconds until the shop's next pending work is due (0: now), null when it has none. */
   nextDueInMs: (shopId: string) => Promise<number | null>;
-  /** The shops whose work is not due yet but falls due within `withinMs`, with the ms until then. */
+  /**
+   * The sweep: the shops whose work is due now or within `withinMs`, each with the ms until then
+   * (0: now), the longest waiting first. The one cross-shop read.
+   */
   shopsDueWithin: (withinMs: number) => Promise<ReadonlyMap<string, number>>;
   /** How often shops whose work falls due (retries after backoff) are looked at. */
   pollMs?: number;
@@ -35,9 +35,9 @@ export const SWEEP_MS = 60_000;
  * - a notification names its shop: that shop is drained (one shard on Citus);
  * - after a shop is drained, its next due time is read (one shard) and the shop is scheduled;
  *   every `pollMs` the shops whose time has come are drained, and none when none has;
- * - every `sweepMs`, at start and on `drainNow` every shop is looked at (the queue's
- *   cross-shop search), and each shop found with work is then drained and scheduled as above;
- *   the shops whose work falls due before the next sweep are scheduled for it.
+ * - every `sweepMs`, at start and on `drainNow` every shop is looked at (the queue's one
+ *   cross-shop read): the shops with work due are drained as above, and those whose work falls
+ *   due before the next sweep are scheduled for it.
  * A wake-up during a run is kept and looked at before the run stops.
  */
 export function createDrainLoop(options: DrainLoopOptions) {
@@ -70,9 +70,10 @@ export function createDrainLoop(options: DrainLoopOptions) {
         sweepWanted = false;
         try {
           const now = Date.now();
-          for (const [shopId, inMs] of await options.shopsDueWithin(sweepMs)) schedule(shopId, now + inMs);
-          for (let shopId = await options.step(); shopId !== undefined && !stopped; shopId = await options.step())
-            wanted.add(shopId);
+          for (const [shopId, inMs] of await options.shopsDueWithin(sweepMs)) {
+            if (inMs === 0) wanted.add(shopId);
+            else schedule(shopId, now + inMs);
+          }
         } catch (err) {
           sweepWanted = true; // the store failed: the next poll sweeps again
           throw err;

@@ -35,12 +35,12 @@ export async function citusTasks(db: Queryable, sql: string, params: readonly un
 
 /**
  * Statements that are cross-shop on purpose (docs/operations.md lists them), which a server's
- * background workers send while requests run: the queues' sweep for a shop with due work and
- * for the shops with work due before the next sweep (at start and every minute), and the hourly
- * reaping of old idempotency keys.
+ * background workers send while requests run: the queues' sweep for the shops with work due now
+ * or before the next sweep (at start and every minute), and the hourly reaping of old
+ * idempotency keys.
  */
 const CROSS_SHOP = [
-  /^SELECT shop_id(, \(extract\(epoch FROM min\(next_attempt_at\) - now\(\)\) \* 1000\)::float8 AS ms)?\s+FROM (platform_events|projection_outbox|metafield_outbox)\s+WHERE/,
+  /^SELECT shop_id, \(extract\(epoch FROM min\(next_attempt_at\) - now\(\)\) \* 1000\)::float8 AS ms\s+FROM (platform_events|projection_outbox|metafield_outbox)\s/,
   /^DELETE FROM idempotency_keys WHERE created_at/,
 ];
 

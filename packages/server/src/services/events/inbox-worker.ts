@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { PlatformGateway } from '../../platform/gateway.js';
 import { retryConflicts } from '../../store/conflict-retry.js';
 import type { Db } from '../../store/db.js';
-import { nextDueInMs, shopsDueWithin, sweepDueShops } from '../../store/repositories/due-shops.js';
+import { nextDueInMs, shopsDueWithin } from '../../store/repositories/due-shops.js';
 import {
   claimDueEvent,
   INBOX_QUEUE,
@@ -41,18 +41,8 @@ export function createInboxWorker(options: InboxWorkerOptions) {
   const { db, gateway, logger } = options;
   const maxAttempts = options.maxAttempts ?? 10;
 
-  /**
-   * Processes one due event (of `shopId` when given); its shop, or undefined when none was due.
-   * Without a shop the search for one reads every shard before the claiming transaction opens:
-   * on Citus that transaction may then delete the shop (shop/redact), which it may not after
-   * reading every shard at once.
-   */
-  function processOne(shopId?: string): Promise<string | undefined> {
-    if (shopId !== undefined) return processOneOf(shopId);
-    return sweepDueShops(db, INBOX_QUEUE, processOneOf);
-  }
-
-  async function processOneOf(shopId: string): Promise<string | undefined> {
+  /** Processes one of the shop's due events; the shop, or undefined when none was due. */
+  async function processOne(shopId: string): Promise<string | undefined> {
     let claimed: InboxEvent | undefined;
     try {
       // A deadlock with a write or another event is no failure of the event: its transaction

@@ -51,12 +51,12 @@ export function createPushWorker(options: PushWorkerOptions) {
   const { db, logger } = options;
   const batchSize = options.batchSize ?? 100;
 
-  /** Pushes one batch of due pushes (of `shopId` when given); its shop, or undefined when none was due. */
-  async function pushOneBatch(shopId?: string): Promise<string | undefined> {
-    const batch = await leaseDuePushes(db, batchSize, LEASE_MS, shopId);
+  /** Pushes one batch of the shop's due pushes; the shop, or undefined when none was due. */
+  async function pushOneBatch(shopId: string): Promise<string | undefined> {
+    const batch = await leaseDuePushes(db, shopId, batchSize, LEASE_MS);
     if (batch.length === 0) return undefined;
-    await push(batch[0]!.shopId, batch);
-    return batch[0]!.shopId;
+    await push(shopId, batch);
+    return shopId;
   }
 
   async function push(shopId: string, batch: QueuedPush[]): Promise<void> {

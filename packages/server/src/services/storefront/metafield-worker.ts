@@ -46,11 +46,10 @@ export function createMetafieldWorker(options: MetafieldWorkerOptions) {
   const { db, logger } = options;
   const batchSize = options.batchSize ?? 100;
 
-  /** Writes one batch of due documents (of `shop` when given); its shop, or undefined when none was due. */
-  async function writeOneBatch(shop?: string): Promise<string | undefined> {
-    const batch = await leaseDueMetafields(db, batchSize, LEASE_MS, shop);
+  /** Writes one batch of the shop's due documents; the shop, or undefined when none was due. */
+  async function writeOneBatch(shopId: string): Promise<string | undefined> {
+    const batch = await leaseDueMetafields(db, shopId, batchSize, LEASE_MS);
     if (batch.length === 0) return undefined;
-    const shopId = batch[0]!.shopId;
     const attempts = Math.max(...batch.map((m) => m.attempts));
     let outcomes: MetafieldOutcome[];
     try {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import { claimInDueShop, type DueQueue } from './due-shops.js';
+import type { DueQueue } from './due-shops.js';
 
 /** NOTIFY channel that wakes the metafield writers of every instance when a document is queued. */
 export const METAFIELDS_QUEUED = 'tare_metafields_queued';
@@ -92,33 +92,14 @@ export async function forgetShopMetafields(tx: Queryable, shopId: string): Promi
 export const METAFIELD_QUEUE: DueQueue = {
   table: 'metafield_outbox',
   pending: 'failed_at IS NULL',
-  order: 'next_attempt_at',
 };
 
 /**
- * Leases up to `limit` due documents of one shop (`shopId`, else the shop with the oldest due one) for
- * `leaseMs`, as the stock outbox leases its pushes: another instance skips them meanwhile, and a
- * worker that dies leaves them due when the lease ends.
+ * Leases up to `limit` due documents of the shop for `leaseMs`, as the stock outbox leases its
+ * pushes: another instance skips them meanwhile, and a worker that dies leaves them due when the
+ * lease ends.
  */
 export async function leaseDueMetafields(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-  shopId?: string,
-): Promise<QueuedMetafield[]> {
-  const leased = await claimInDueShop(
-    db,
-    METAFIELD_QUEUE,
-    async (shop) => {
-      const batch = await leaseShopDueMetafields(db, shop, limit, leaseMs);
-      return batch.length ? batch : undefined;
-    },
-    shopId,
-  );
-  return leased ?? [];
-}
-
-async function leaseShopDueMetafields(
   db: Queryable,
   shopId: string,
   limit: number,

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import { claimInDueShop, type DueQueue } from './due-shops.js';
+import type { DueQueue } from './due-shops.js';
 import type { PlatformKind } from './shops.js';
 import type { ShopifyConnectionStatus } from '../../platform/shopify/connection.js';
 
@@ -69,24 +69,14 @@ export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<b
 }
 
 /** The inbox as a queue: pending events, oldest due first. */
-export const INBOX_QUEUE: DueQueue = {
-  table: 'platform_events',
-  pending: `status = 'pending'`,
-  order: 'next_attempt_at, id',
-};
+export const INBOX_QUEUE: DueQueue = { table: 'platform_events', pending: `status = 'pending'` };
 
 /**
- * Claims the oldest due pending event (of `shopId` when given) and marks it processed: the
- * caller processes it in the same transaction, so the mark commits with the processing or not
- * at all. Events another instance is processing are skipped (each is worked on by one
- * instance). The claim locks within the shop of the oldest due event (`claimInDueShop`).
+ * Claims the shop's oldest due pending event and marks it processed: the caller processes it in
+ * the same transaction, so the mark commits with the processing or not at all. Events another
+ * instance is processing are skipped (each is worked on by one instance). One shard on Citus.
  */
-export function claimDueEvent(tx: Queryable, shopId?: string): Promise<InboxEvent | undefined> {
-  return claimInDueShop(tx, INBOX_QUEUE, (shop) => claimShopDueEvent(tx, shop), shopId);
-}
-
-/** Claims the shop's oldest due pending event no other instance holds (one shard on Citus). */
-async function claimShopDueEvent(tx: Queryable, shopId: string): Promise<InboxEvent | undefined> {
+export async function claimDueEvent(tx: Queryable, shopId: string): Promise<InboxEvent | undefined> {
   const { rows } = await tx.query<{
     id: string;
     shop_id: string;

@@ -1,6 +1,6 @@
 import type { LevelProjection } from '../../platform/gateway.js';
 import type { Queryable } from '../db.js';
-import { claimInDueShop, type DueQueue } from './due-shops.js';
+import type { DueQueue } from './due-shops.js';
 
 /** NOTIFY channel that wakes the push workers of every instance when whole units are queued. */
 export const PROJECTION_QUEUED = 'tare_projection_queued';
@@ -100,33 +100,15 @@ async function queuedAndMovedSince(
 }
 
 /** The stock outbox as a queue: every row waits for its push. */
-export const PROJECTION_QUEUE: DueQueue = { table: 'projection_outbox', pending: 'true', order: 'next_attempt_at' };
+export const PROJECTION_QUEUE: DueQueue = { table: 'projection_outbox', pending: 'true' };
 
 /**
- * Leases up to `limit` due pushes of one shop (`shopId`, else the shop with the oldest due push) for
- * `leaseMs`: another instance skips them meanwhile, and a worker that dies mid-push leaves them
- * due again when the lease ends. Each leased figure is recorded in `pushed` before it is sent,
- * so a push whose answer is lost is recognised when the platform shows it.
+ * Leases up to `limit` due pushes of the shop for `leaseMs`: another instance skips them
+ * meanwhile, and a worker that dies mid-push leaves them due again when the lease ends. Each
+ * leased figure is recorded in `pushed` before it is sent, so a push whose answer is lost is
+ * recognised when the platform shows it.
  */
 export async function leaseDuePushes(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-  shopId?: string,
-): Promise<QueuedPush[]> {
-  const leased = await claimInDueShop(
-    db,
-    PROJECTION_QUEUE,
-    async (shop) => {
-      const batch = await leaseShopDuePushes(db, shop, limit, leaseMs);
-      return batch.length ? batch : undefined;
-    },
-    shopId,
-  );
-  return leased ?? [];
-}
-
-async function leaseShopDuePushes(
   db: Queryable,
   shopId: string,
   limit: number,
