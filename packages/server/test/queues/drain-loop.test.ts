@@ -58,6 +58,17 @@ function fakeQueue() {
   return { due, readyAt, asked, loop, store, hooks };
 }
 
+/** Polls as the poll `ms` from now does (the loop's clock is Date.now). */
+async function pollAfter(loop: ReturnType<typeof createDrainLoop>, ms: number): Promise<void> {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(Date.now() + ms);
+    await loop.poll();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('Drain loop', () => {
   it('when a shop is notified, then only that shop is drained and nothing is scheduled after', async () => {
     const { due, asked, loop } = fakeQueue();
@@ -130,13 +141,7 @@ describe('Drain loop', () => {
     asked.length = 0;
     await loop.poll(); // not yet
     expect(asked).toEqual([]);
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(Date.now() + 61_000);
-      await loop.poll();
-    } finally {
-      vi.useRealTimers();
-    }
+    await pollAfter(loop, 61_000);
     expect(due.get('4')).toBe(0);
     expect(asked).toEqual(['step 4', 'step 4', 'next 4']);
     expect(loop.scheduled().size).toBe(0);
@@ -152,13 +157,7 @@ describe('Drain loop', () => {
     expect(asked).toEqual(['sweep']);
     expect([...loop.scheduled().keys()]).toEqual(['6']);
     asked.length = 0;
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(Date.now() + 31_000);
-      await loop.poll();
-    } finally {
-      vi.useRealTimers();
-    }
+    await pollAfter(loop, 31_000);
     expect(due.get('6')).toBe(0);
     expect(asked).toEqual(['step 6', 'step 6', 'next 6']);
     expect(due.get('7')).toBe(1);
