@@ -69,8 +69,9 @@ export function createDrainLoop(options: DrainLoopOptions) {
       if (sweepWanted) {
         sweepWanted = false;
         try {
-          const now = Date.now();
-          for (const [shopId, inMs] of await options.shopsDueWithin(sweepMs)) {
+          const due = await options.shopsDueWithin(sweepMs);
+          const now = Date.now(); // the store's "ms until" is counted from its answer
+          for (const [shopId, inMs] of due) {
             if (inMs === 0) wanted.add(shopId);
             else schedule(shopId, now + inMs);
           }
