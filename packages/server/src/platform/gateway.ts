@@ -99,7 +99,9 @@ export interface PlatformGateway {
   /**
    * Makes the platform show these whole-unit levels, each only if the platform still shows what
    * Tare expects (compare-and-set), so that no change made on the platform is overwritten
-   * unseen: those come back in `moved`, untouched.
+   * unseen: those come back in `moved`, untouched. It changes nothing outside `tx` (a remote
+   * platform's share is queued in it): a retried inventory write may run it again and roll it
+   * back (`runIdempotent`'s `effectsInTransaction`).
    */
   projectLevels(
     tx: Queryable,

@@ -115,7 +115,7 @@ describe.each(testDrivers({ citus: true }))('tare demo on $name', ({ create }) =
         { id: string },
       ];
       const answer = { fingerprint: Buffer.from('f'), status: 200, body: '{}', requestId: 'req_1' };
-      await storeResponse(db, id, 'receipt-8812', answer);
+      await storeResponse(db, id, 'receipt-8812', answer, 24);
     }
     const reset = await demo(['--reset', '--yes']);
     expect(reset.code).toBe(0);

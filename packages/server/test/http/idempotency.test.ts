@@ -211,6 +211,18 @@ describe.each(testDrivers({ citus: true }))('Idempotency of inventory writes on 
       },
     );
 
+    it('when the same key comes with a body that fails (an unknown variant), then 422 idempotency_key_reused, not 404', async () => {
+      const { key, shopId } = await seedShop(db, shopFixture());
+      const idempotencyKey = randomUUID();
+      expect((await send(server, key, idempotencyKey, adjustments(['2001', 1, 'kg']))).status).toBe(200);
+      const stored = await snapshot(db, shopId);
+
+      const reused = await send(server, key, idempotencyKey, adjustments(['9999', 1, 'kg']));
+
+      expectErrorEnvelope(reused, 422, 'idempotency_key_reused');
+      expect(await snapshot(db, shopId)).toEqual(stored);
+    });
+
     it('when another shop uses the same key for its own identical write, then it is applied for that shop', async () => {
       const a = await seedShop(db, shopFixture());
       const b = await seedShop(db, shopFixture());
@@ -504,6 +516,35 @@ describe.each(testDrivers({ citus: true }))('Idempotency of inventory writes on 
         expect(again.headers.get('idempotency-replayed')).toBe('true');
         expect(again.text).toBe(retry.text);
         expect(await snapshot(db, shopId)).toEqual(after);
+      },
+    );
+
+    it.each([
+      ['the same body', adjustments(['2001', 1, 'kg']), 200],
+      ['another body', adjustments(['2001', 2, 'kg']), 422],
+    ])(
+      'when a stored answer’s key is retried with %s while the gateway fails, then the stored answer decides (replay or 422), not the failure',
+      async (_label, payload, status) => {
+        const { key, shopId } = await seedShop(db, shopFixture());
+        const idempotencyKey = randomUUID();
+        const first = await send(flakyServer, key, idempotencyKey, adjustments(['2001', 1, 'kg']));
+        expect(first.status).toBe(200);
+        const stored = await snapshot(db, shopId);
+
+        flaky.state.failing = true;
+        let retry;
+        try {
+          retry = await send(flakyServer, key, idempotencyKey, payload);
+        } finally {
+          flaky.state.failing = false;
+        }
+
+        if (status === 200) {
+          expect(retry.status).toBe(200);
+          expect(retry.headers.get('idempotency-replayed')).toBe('true');
+          expect(retry.text).toBe(first.text);
+        } else expectErrorEnvelope(retry, 422, 'idempotency_key_reused');
+        expect(await snapshot(db, shopId)).toEqual(stored);
       },
     );
 

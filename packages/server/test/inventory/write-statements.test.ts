@@ -11,11 +11,12 @@ import { createInventoryWriter } from '../../src/services/inventory/write-invent
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { citusTasks } from '../support/citus-plan.js';
 import { recording, type Sent } from '../support/recording-db.js';
 
 /** What a statement does, in words; the statement's start when it is none of the write's own. */
 const KINDS: [RegExp, string][] = [
-  [/tare_claim_idempotency_key/, 'claim the key'],
+  [/pg_try_advisory_xact_lock/, 'claim the key'],
   [/^\s*SELECT[\s\S]* FROM inventory_levels [\s\S]*FOR UPDATE/, 'lock the level'],
   [/^\s*UPDATE inventory_levels /, 'write the level'],
   [/^\s*INSERT INTO inventory_ledger /, 'append the ledger row'],
@@ -25,7 +26,7 @@ const KINDS: [RegExp, string][] = [
 ];
 const kindOf = ({ sql }: Sent) => KINDS.find(([pattern]) => pattern.test(sql))?.[1] ?? sql.slice(0, 60);
 
-describe.each(testDrivers())('The statements of a single-entry adjustment on $name', (driver) => {
+describe.each(testDrivers({ citus: true }))('The statements of a single-entry adjustment on $name', (driver) => {
   let db: Db;
   let shopId: string;
   const sent: Sent[] = [];
@@ -83,6 +84,15 @@ describe.each(testDrivers())('The statements of a single-entry adjustment on $na
     ]);
     expect(await platformShows()).toBe('5');
   });
+
+  it.skipIf(driver.name !== 'citus')(
+    'when an adjustment claims its key, then Citus answers the claim on the coordinator (no shard)',
+    async () => {
+      await adjust(0.25);
+      const claim = sent.find((statement) => kindOf(statement) === 'claim the key')!;
+      expect(await citusTasks(db, claim.sql, claim.params)).toBe(0);
+    },
+  );
 
   it("when an adjustment moves whole units, then the platform's level is read (locked) and written once", async () => {
     expect(await adjust(1)).toEqual([

@@ -81,12 +81,19 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
     try {
       // The whole write is this one transaction (a remote platform's share is queued in it), so
       // one that a deadlock aborted runs again rather than answer 500.
+      // Everything the write changes is in its transaction (the gateway's contract), so a retry
+      // may run it again and roll it back: its stored answer is looked for after the write.
       return await retryConflicts(() =>
-        runIdempotent(deps.db, write.idempotency, async (tx) => {
-          const results = await applyInventoryWrite(tx, deps.gateway, write);
-          const body = render({ operation: write.operation, locationId: write.locationId, results });
-          return { status: 200, body, requestId: write.requestId };
-        }),
+        runIdempotent(
+          deps.db,
+          write.idempotency,
+          async (tx) => {
+            const results = await applyInventoryWrite(tx, deps.gateway, write);
+            const body = render({ operation: write.operation, locationId: write.locationId, results });
+            return { status: 200, body, requestId: write.requestId };
+          },
+          { effectsInTransaction: true },
+        ),
       );
     } catch (error) {
       if (error instanceof PlatformUnavailableError) {

@@ -41,21 +41,64 @@ export async function claimKey(
   };
 }
 
-/** Stores the response (replacing an expired one of the same key) in the caller's transaction. */
+/**
+ * Claims `key` for this transaction without waiting, as `claimKey` does (the same lock), but
+ * reads nothing: a statement with no table, which Citus answers on the coordinator. For writes
+ * that look for the stored response after their work (`runIdempotent`).
+ */
+export async function lockKey(db: Queryable, shopId: string, key: string): Promise<boolean> {
+  const { rows } = await db.query<{ claimed: boolean }>(
+    'SELECT pg_try_advisory_xact_lock(($1::bigint % 2147483647)::integer, hashtext($2)) AS claimed',
+    [shopId, key],
+  );
+  return rows[0]?.claimed === true;
+}
+
+/**
+ * The response stored for `key`: one younger than `retentionHours`, or any when that is null
+ * (the caller's own `storeResponse` has just found it live).
+ */
+export async function readStoredResponse(
+  db: Queryable,
+  shopId: string,
+  key: string,
+  retentionHours: number | null,
+): Promise<StoredResponse | undefined> {
+  const { rows } = await db.query<{ fingerprint: Uint8Array; status: number; body: string; request_id: string }>(
+    `SELECT fingerprint, response_status AS status, response_body AS body, request_id FROM idempotency_keys
+     WHERE shop_id = $1 AND key = $2 AND ($3::int IS NULL OR created_at > now() - make_interval(hours => $3::int))`,
+    [shopId, key, retentionHours],
+  );
+  const row = rows[0];
+  return (
+    row && { fingerprint: Buffer.from(row.fingerprint), status: row.status, body: row.body, requestId: row.request_id }
+  );
+}
+
+/**
+ * Stores the response in the caller's transaction, replacing one of the same key older than
+ * `retentionHours`; false when a younger one is stored (nothing written). The age is the new
+ * row's time less the stored one's: Citus takes only immutable functions in an upsert's `WHERE`
+ * (`now()` and timestamp-minus-interval are not).
+ */
 export async function storeResponse(
   db: Queryable,
   shopId: string,
   key: string,
   response: StoredResponse,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO idempotency_keys (shop_id, key, fingerprint, response_status, response_body, request_id)
+  retentionHours: number,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `INSERT INTO idempotency_keys AS k (shop_id, key, fingerprint, response_status, response_body, request_id)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (shop_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
        response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body,
-       request_id = EXCLUDED.request_id, created_at = EXCLUDED.created_at`,
-    [shopId, key, response.fingerprint, response.status, response.body, response.requestId],
+       request_id = EXCLUDED.request_id, created_at = EXCLUDED.created_at
+     WHERE EXCLUDED.created_at - k.created_at >= make_interval(hours => $7)
+     RETURNING 1`,
+    [shopId, key, response.fingerprint, response.status, response.body, response.requestId, retentionHours],
   );
+  return rows.length === 1;
 }
 
 /** Deletes keys older than the retention; returns how many. */
