@@ -80,9 +80,8 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
   ): Promise<WriteResponse> {
     try {
       // The whole write is this one transaction (a remote platform's share is queued in it), so
-      // one that a deadlock aborted runs again rather than answer 500.
-      // Everything the write changes is in its transaction (the gateway's contract), so a retry
-      // may run it again and roll it back: its stored answer is looked for after the write.
+      // one that a deadlock aborted runs again rather than answer 500, and a retry of its key may
+      // run it again and roll it back: its stored answer is looked for after the write.
       return await retryConflicts(() =>
         runIdempotent(
           deps.db,
