@@ -20,24 +20,30 @@ export async function claimKey(
   key: string,
   retentionHours: number,
 ): Promise<{ claimed: boolean; stored?: StoredResponse }> {
-  const { rows } = await db.query<{
-    claimed: boolean;
-    fingerprint: Uint8Array | null;
-    response_status: number | null;
-    response_body: string | null;
-    request_id: string | null;
-  }>('SELECT * FROM tare_claim_idempotency_key($1, $2, $3)', [shopId, key, retentionHours]);
+  const { rows } = await db.query<StoredRow & { claimed: boolean }>(
+    'SELECT * FROM tare_claim_idempotency_key($1, $2, $3)',
+    [shopId, key, retentionHours],
+  );
   const row = rows[0];
   if (row?.claimed !== true) return { claimed: false };
-  if (row.fingerprint === null) return { claimed: true };
+  return { claimed: true, stored: storedOf(row) };
+}
+
+/** A stored response's columns, as the claim function and `readStoredResponse` return them (all null: none). */
+interface StoredRow {
+  fingerprint: Uint8Array | null;
+  response_status: number | null;
+  response_body: string | null;
+  request_id: string | null;
+}
+
+function storedOf(row: StoredRow | undefined): StoredResponse | undefined {
+  if (!row || row.fingerprint === null) return undefined;
   return {
-    claimed: true,
-    stored: {
-      fingerprint: Buffer.from(row.fingerprint),
-      status: row.response_status!,
-      body: row.response_body!,
-      requestId: row.request_id!,
-    },
+    fingerprint: Buffer.from(row.fingerprint),
+    status: row.response_status!,
+    body: row.response_body!,
+    requestId: row.request_id!,
   };
 }
 
@@ -64,15 +70,12 @@ export async function readStoredResponse(
   key: string,
   retentionHours: number | null,
 ): Promise<StoredResponse | undefined> {
-  const { rows } = await db.query<{ fingerprint: Uint8Array; status: number; body: string; request_id: string }>(
-    `SELECT fingerprint, response_status AS status, response_body AS body, request_id FROM idempotency_keys
+  const { rows } = await db.query<StoredRow>(
+    `SELECT fingerprint, response_status, response_body, request_id FROM idempotency_keys
      WHERE shop_id = $1 AND key = $2 AND ($3::int IS NULL OR created_at > now() - make_interval(hours => $3::int))`,
     [shopId, key, retentionHours],
   );
-  const row = rows[0];
-  return (
-    row && { fingerprint: Buffer.from(row.fingerprint), status: row.status, body: row.body, requestId: row.request_id }
-  );
+  return storedOf(rows[0]);
 }
 
 /**
