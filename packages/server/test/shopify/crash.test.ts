@@ -1,6 +1,6 @@
 /**
- * kill -9 of a real `tare serve` in the middle of Shopify traffic, on a PGlite data dir and on
- * PostgreSQL: webhooks being delivered, events stored but not processed, a push in flight whose
+ * kill -9 of a real `tare serve` in the middle of Shopify traffic, on a PGlite data dir, on
+ * PostgreSQL and on Citus: webhooks being delivered, events stored but not processed, a push in flight whose
  * write Shopify applies after Tare is gone. After a restart, and Shopify's redeliveries, every
  * order is booked exactly once, every push lands once, and Shopify shows the whole units of
  * Tare's exact stock.
@@ -17,7 +17,7 @@ import type { Db } from '../../src/store/db.js';
 import { openPglite } from '../../src/store/pglite-driver.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { type GroupProcess, runGroup, spawnGroup } from '../support/child-processes.js';
-import { createPostgresDatabase } from '../support/databases.js';
+import { testDrivers } from '../support/databases.js';
 import { addCoffeeShop } from '../support/fake-shopify/catalog.js';
 import { type FakeShopify, startFakeShopify } from '../support/fake-shopify/index.js';
 import { coffeeShop } from '../support/platform-simulator.js';
@@ -26,11 +26,6 @@ import { LOC, svcData } from '../support/shopify-shop.js';
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = join(REPO_ROOT, 'packages/server/bin/tare.js');
 const API_KEY = /(apik_[a-z2-7]{16}_[0-9A-Za-z]{32,})/;
-
-const stores = [
-  { name: 'pglite', url: undefined as string | undefined },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', url: process.env.TEST_DATABASE_URL }] : []),
-];
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -70,7 +65,7 @@ async function until(done: () => Promise<boolean> | boolean, ms = 20_000): Promi
   }
 }
 
-describe.each(stores)('Tare killed with kill -9 amid Shopify traffic on $name', ({ url }) => {
+describe.each(testDrivers({ citus: true }))('Tare killed with kill -9 amid Shopify traffic on $name', (driver) => {
   const cleanups: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -82,8 +77,8 @@ describe.each(stores)('Tare killed with kill -9 amid Shopify traffic on $name', 
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     let storeEnv: Record<string, string> = { TARE_DATA_DIR: join(dir, 'data') };
     let openStore = (): Promise<Db> => openPglite({ dataDir: join(dir, 'data') });
-    if (url) {
-      const database = await createPostgresDatabase(url);
+    if (driver.database) {
+      const database = await driver.database();
       cleanups.push(() => database.drop());
       storeEnv = { DATABASE_URL: database.url };
       openStore = () => openPostgres({ connectionString: database.url });
