@@ -10,7 +10,6 @@ import { generateKey, hashSecret } from '../../src/domain/api-key.js';
 import { createApiKey, createAuthenticator, revokeKey } from '../../src/services/api-keys.js';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { type GroupProcess, spawnGroup } from '../support/child-processes.js';
 import { serverDrivers } from '../support/databases.js';
@@ -123,7 +122,7 @@ describe.skipIf(servers.length === 0)('API keys on database servers', () => {
         LOG_LEVEL: 'silent',
         TARE_RECONCILE_MINUTES: '0',
       };
-      // The first start migrates and loads the demo shop; the second finds them.
+      // The database comes migrated; the first start loads the demo shop, the second finds it.
       const first = await serve(env);
       const second = await serve(env);
       procs.push(first.proc, second.proc);
@@ -216,19 +215,18 @@ describe.skipIf(servers.length === 0)('API keys on database servers', () => {
     let first: Db;
     let second: Db;
     let drop: () => Promise<void>;
-    const servers: RunningServer[] = [];
+    const started: RunningServer[] = [];
 
     beforeAll(async () => {
       const database = await driver.database();
       drop = database.drop;
       first = await openPostgres({ connectionString: database.url });
-      await migrate(first);
       second = await openPostgres({ connectionString: database.url });
-      servers.push(await startTestServer(lagging(second, 40)));
+      started.push(await startTestServer(lagging(second, 40)));
     });
 
     afterAll(async () => {
-      for (const server of servers) await server.close();
+      for (const server of started) await server.close();
       await first?.close();
       await second?.close();
       await drop?.();
@@ -236,7 +234,7 @@ describe.skipIf(servers.length === 0)('API keys on database servers', () => {
 
     it('when a key is revoked, then the lagging instance refuses it on the next request all the same', async () => {
       const shopDomain = (await seedShop(first, shopFixture({ settings: { rateLimit: { enabled: false } } }))).domain;
-      const [server] = servers;
+      const [server] = started;
       for (let i = 0; i < 10; i++) {
         const key = await createApiKey(first, { shopDomain });
         expect(await status(server!.url, key.token, freshAddress())).toBe(200);
