@@ -6,6 +6,7 @@ import { testDrivers } from '../support/databases.js';
 import { recording, type Sent } from '../support/recording-db.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
 import { createPlatformSimulator } from '../support/platform-simulator.js';
+import { buy, send, svcData } from '../sandbox/support.js';
 
 // Every statement of a request touches the shop's one shard on Citus (docs/operations.md,
 // "Running on Citus"): what Citus's EXPLAIN says of each statement the server sent while it
@@ -149,5 +150,21 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     sent.length = 0;
     await inbox.poll();
     expect(sent).toEqual([]);
+  });
+
+  it('when a customer checks out on the sandbox and the order is refunded and cancelled with restock, then every statement touches one shard', async () => {
+    // The embedded platform's own share of each: its order, its whole units moved, its events.
+    let order: { id: string; line_items: { id: string }[] } | undefined;
+    const checkout = await fannedOutBy(async () => {
+      order = await buy(server, key, [
+        { id: 2001, quantity: 2, properties: { _svc_data: svcData('weight', 0.5, 'kg') } },
+      ]);
+    });
+    expect(checkout).toEqual([]);
+    const lines = [{ lineItemId: order!.line_items[0]!.id, quantity: 1, restockType: 'return' }];
+    const refund = () => send(server, key, 'POST', `/sandbox/orders/${order!.id}/refunds`, { lines });
+    expect(await fannedOut(refund, 201)).toEqual([]);
+    const cancel = () => send(server, key, 'POST', `/sandbox/orders/${order!.id}/cancel`, { restock: true });
+    expect(await fannedOut(cancel, 200)).toEqual([]);
   });
 });

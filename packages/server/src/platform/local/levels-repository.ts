@@ -84,25 +84,38 @@ async function lockedLocalLevel(tx: Queryable, shopId: string, level: LevelKey, 
   return rows[0] ? Number(rows[0].available) : null;
 }
 
-/**
- * Writes the figures, in (location, variant) order. Multi-row VALUES, which Citus routes to the
- * shop's shard (an INSERT … SELECT from unnest(…) it pulls through the coordinator).
- */
+/** Writes the figures, in (location, variant) order (`levelValues`). */
 async function writeLocalLevels(tx: Queryable, shopId: string, levels: LevelProjection[]): Promise<void> {
   if (levels.length === 0) return;
-  const sorted = [...levels].sort((a, b) => compareC(a.locationId, b.locationId) || compareC(a.variantId, b.variantId));
-  const params: unknown[] = [shopId];
-  const values = sorted.map((level) => {
-    const at = params.length;
-    params.push(level.locationId, level.variantId, level.available);
-    return `($1, $${at + 1}, $${at + 2}, $${at + 3}::bigint)`;
-  });
+  const { values, params } = levelValues(
+    shopId,
+    levels.map((level) => ({ ...level, figure: level.available })),
+  );
   await tx.query(
     `INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
-     VALUES ${values.join(', ')}
+     VALUES ${values}
      ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = EXCLUDED.available, updated_at = EXCLUDED.updated_at`,
     params,
   );
+}
+
+/**
+ * The rows of a multi-row VALUES of levels, `($1, $2, $3, $4::bigint), …` in (location, variant)
+ * order, and their parameters (the shop's first). Citus routes such an INSERT to the shop's
+ * shard; an INSERT … SELECT from unnest(…) it pulls through the coordinator.
+ */
+function levelValues(
+  shopId: string,
+  rows: { locationId: string; variantId: string; figure: number | bigint }[],
+): { values: string; params: unknown[] } {
+  const sorted = [...rows].sort((a, b) => compareC(a.locationId, b.locationId) || compareC(a.variantId, b.variantId));
+  const params: unknown[] = [shopId];
+  const values = sorted.map((row) => {
+    const at = params.length;
+    params.push(row.locationId, row.variantId, String(row.figure));
+    return `($1, $${at + 1}, $${at + 2}, $${at + 3}::bigint)`;
+  });
+  return { values: values.join(', '), params };
 }
 
 /** Byte order, as `COLLATE "C"` sorts (the ids are ASCII). */
@@ -129,13 +142,21 @@ export async function moveLocalLevels(
   shopId: string,
   moves: { locationId: string; variantId: string; by: number }[],
 ): Promise<void> {
-  const nonZero = moves.filter((m) => m.by !== 0);
-  if (nonZero.length === 0) return;
+  // One row per level, its moves summed exactly.
+  const sums = new Map<string, { locationId: string; variantId: string; figure: bigint }>();
+  for (const move of moves) {
+    if (move.by === 0) continue;
+    const key = JSON.stringify([move.locationId, move.variantId]);
+    const sum = sums.get(key) ?? { locationId: move.locationId, variantId: move.variantId, figure: 0n };
+    sum.figure += BigInt(move.by);
+    sums.set(key, sum);
+  }
+  if (sums.size === 0) return;
+  const { values, params } = levelValues(shopId, [...sums.values()]);
   await tx.query(
     `INSERT INTO local_platform_levels AS l (shop_id, location_id, variant_id, available)
-     SELECT $1, location_id, variant_id, sum(by) FROM unnest($2::text[], $3::text[], $4::bigint[]) AS m(location_id, variant_id, by)
-     GROUP BY location_id, variant_id ORDER BY location_id COLLATE "C", variant_id COLLATE "C"
+     VALUES ${values}
      ON CONFLICT (shop_id, location_id, variant_id) DO UPDATE SET available = l.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at`,
-    [shopId, nonZero.map((m) => m.locationId), nonZero.map((m) => m.variantId), nonZero.map((m) => m.by)],
+    params,
   );
 }
