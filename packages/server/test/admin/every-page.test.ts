@@ -12,7 +12,7 @@ import { createAdminUser } from '../../src/services/admin-users.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, startTestServer } from '../support/harness.js';
-import { signIn, staffWithPassword } from './support/admin-site.js';
+import { SIGNED_IN_PAGES, signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
 
 /** Each width in the light theme, then in the dark one (`prefers-color-scheme: dark`). */
@@ -22,29 +22,6 @@ const VIEWPORTS = [
   { width: 1280, height: 800, theme: 'dark', file: '1280-dark' },
   { width: 360, height: 740, theme: 'dark', file: '360-dark' },
 ] as const;
-
-/** The signed-in pages, by name: each path on the demo shop's data. */
-const SIGNED_IN_PAGES: [name: string, path: string][] = [
-  ['api-keys', '/admin/api-keys'],
-  ['products', '/admin/products'],
-  ['product', '/admin/products/1001'],
-  ['product-new', '/admin/products/new'],
-  ['variant', '/admin/products/1001/variants/2001'],
-  ['variant-new', '/admin/products/1001/variants/new'],
-  ['inventory', '/admin/inventory'],
-  ['inventory-level', '/admin/inventory/70001/2001'],
-  // The Comté wheel (a stock item) and a variant selling from it.
-  ['stock-items', '/admin/inventory/stock-items'],
-  ['stock-item', '/admin/inventory/stock-items/6001'],
-  ['inventory-level-linked', '/admin/inventory/70001/2702'],
-  ['orders', '/admin/orders'],
-  ['order', '/admin/orders/5001'],
-  ['labels', '/admin/labels'],
-  ['labels-locale', '/admin/labels/fr'],
-  ['settings', '/admin/settings'],
-  ['password', '/admin/password'],
-  ['not-found', '/admin/no-such-page'],
-];
 
 /**
  * How far the page scrolls sideways (its document's width past the window's) and, to say why,

@@ -47,12 +47,12 @@ export async function listBookedOrders(
        SELECT t.order_id, t.created_at::text AS seen_at, t.created_at AS seen_at_date, t.order_name,
          t.customer_name, t.customer_email,
          (SELECT count(DISTINCT b.line_item_id) FROM order_bookings b
-           WHERE b.shop_id = t.shop_id AND b.order_id = t.order_id AND b.cause = 'sale' AND b.amount > 0)
+           WHERE b.shop_id = $1 AND b.order_id = t.order_id AND b.cause = 'sale' AND b.amount > 0)
            AS measured_lines,
          jsonb_array_length(t.skipped) AS skipped_lines,
-         EXISTS (SELECT 1 FROM order_bookings b WHERE b.shop_id = t.shop_id AND b.order_id = t.order_id
+         EXISTS (SELECT 1 FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = t.order_id
            AND b.cause = 'cancel') AS cancelled,
-         EXISTS (SELECT 1 FROM order_bookings b WHERE b.shop_id = t.shop_id AND b.order_id = t.order_id
+         EXISTS (SELECT 1 FROM order_bookings b WHERE b.shop_id = $1 AND b.order_id = t.order_id
            AND b.cause LIKE 'refund:%') AS refunded
        FROM tracked_orders t
        WHERE t.shop_id = $1 AND ($2::timestamptz IS NULL OR (t.created_at, t.order_id) < ($2::timestamptz, $3::text))

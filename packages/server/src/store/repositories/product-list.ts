@@ -32,7 +32,7 @@ export async function listProductsPage(
   const order = page.before !== undefined ? 'DESC' : 'ASC';
   const { rows } = await db.query<{ id: string; title: string; measurement_type: MeasurementType; count: number }>(
     `SELECT p.id, p.title, p.measurement_type,
-            (SELECT count(*)::int FROM variants v WHERE v.shop_id = p.shop_id AND v.product_id = p.id) AS count
+            (SELECT count(*)::int FROM variants v WHERE v.shop_id = $1 AND v.product_id = p.id) AS count
        FROM products p
       WHERE p.shop_id = $1 ${where}
         AND ($3::text IS NULL OR p.id = $3 OR strpos(lower(p.title), lower($3)) > 0)

@@ -29,7 +29,7 @@ export async function listLevelsToReconcile(db: Queryable, shopId: string): Prom
      WHERE l.shop_id = $1
        -- A level whose whole units are still queued for the platform is the push's to settle.
        AND NOT EXISTS (SELECT 1 FROM projection_outbox q
-                        WHERE q.shop_id = l.shop_id AND q.location_id = l.location_id AND q.variant_id = l.variant_id)
+                        WHERE q.shop_id = $1 AND q.location_id = l.location_id AND q.variant_id = l.variant_id)
      ORDER BY l.location_id COLLATE "C", l.variant_id COLLATE "C"`,
     [shopId],
   );

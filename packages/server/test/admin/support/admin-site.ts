@@ -32,3 +32,26 @@ export async function formFields(page: Page, selector: string): Promise<Record<s
     return fields;
   });
 }
+
+/** The signed-in pages, by name: each path on the demo shop's data. */
+export const SIGNED_IN_PAGES: [name: string, path: string][] = [
+  ['api-keys', '/admin/api-keys'],
+  ['products', '/admin/products'],
+  ['product', '/admin/products/1001'],
+  ['product-new', '/admin/products/new'],
+  ['variant', '/admin/products/1001/variants/2001'],
+  ['variant-new', '/admin/products/1001/variants/new'],
+  ['inventory', '/admin/inventory'],
+  ['inventory-level', '/admin/inventory/70001/2001'],
+  // The Comté wheel (a stock item) and a variant selling from it.
+  ['stock-items', '/admin/inventory/stock-items'],
+  ['stock-item', '/admin/inventory/stock-items/6001'],
+  ['inventory-level-linked', '/admin/inventory/70001/2702'],
+  ['orders', '/admin/orders'],
+  ['order', '/admin/orders/5001'],
+  ['labels', '/admin/labels'],
+  ['labels-locale', '/admin/labels/fr'],
+  ['settings', '/admin/settings'],
+  ['password', '/admin/password'],
+  ['not-found', '/admin/no-such-page'],
+];

@@ -12,7 +12,7 @@ export interface StorefrontProduct {
 export async function listStorefrontProducts(db: Queryable, shopId: string): Promise<StorefrontProduct[]> {
   const { rows } = await db.query<StorefrontProduct>(
     `SELECT p.id, p.title FROM products p
-     WHERE p.shop_id = $1 AND EXISTS (SELECT 1 FROM variants v WHERE v.shop_id = p.shop_id AND v.product_id = p.id)
+     WHERE p.shop_id = $1 AND EXISTS (SELECT 1 FROM variants v WHERE v.shop_id = $1 AND v.product_id = p.id)
      ORDER BY p.id LIMIT $2`,
     [shopId, STOREFRONT_PAGE_SIZE],
   );

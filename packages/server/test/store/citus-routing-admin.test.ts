@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
+import type { RunningServer } from '../../src/main.js';
+import type { Db } from '../../src/store/db.js';
+import { adminBrowser } from '../admin/support/admin-http.js';
+import { SIGNED_IN_PAGES, staffWithPassword } from '../admin/support/admin-site.js';
+import { widerThanOneShard } from '../support/citus-plan.js';
+import { testDrivers } from '../support/databases.js';
+import { call, seedShop, startTestServer } from '../support/harness.js';
+import { recording, type Sent } from '../support/recording-db.js';
+
+// The merchant's admin on Citus: every statement its sign-in and each of its pages send is
+// planned on the shop's one shard (Citus's EXPLAIN), as the API's are (citus-routing.test.ts).
+
+const citus = testDrivers({ citus: true }).filter((driver) => driver.name === 'citus');
+
+describe.skipIf(citus.length === 0)("The admin's statements on one shard on Citus", () => {
+  let db: Db;
+  let server: RunningServer;
+  const sent: Sent[] = [];
+  const admin = () => adminBrowser(server);
+  let browser: ReturnType<typeof admin>;
+
+  beforeAll(async () => {
+    db = await citus[0]!.create();
+    // Another shop first, so the demo shop is not alone on the cluster.
+    await seedShop(db);
+    const { key } = await seedShop(db, DEMO_CATALOG.shops[0]!);
+    server = await startTestServer(recording(db, sent));
+    // A ledger entry of the API's beside the import's.
+    const adjusted = await call(server, '/api/v1/inventory/adjustments', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'admin-routing' },
+      body: JSON.stringify({
+        locationId: '70001',
+        adjustments: [{ variantId: '2001', delta: { value: -0.25, unit: 'kg' } }],
+      }),
+    });
+    expect(adjusted.status).toBe(200);
+    browser = admin();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.close();
+  });
+
+  it('when staff sign in, then every statement touches one shard or the reference tables', async () => {
+    const staff = await staffWithPassword(db, DEMO_SHOP);
+    sent.length = 0;
+    expect((await browser.signIn(staff.email, staff.password)).status).toBe(303);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(await widerThanOneShard(db, [...sent])).toEqual([]);
+  });
+
+  it('when each admin page is opened, then every statement it sends touches one shard', async () => {
+    const fannedOut: Record<string, string[]> = {};
+    let checked = 0;
+    for (const [name, path] of SIGNED_IN_PAGES) {
+      sent.length = 0;
+      const page = await browser.get(path);
+      expect(page.status, name).toBe(name === 'not-found' ? 404 : 200);
+      checked += sent.length;
+      const wide = await widerThanOneShard(db, [...sent]);
+      if (wide.length) fannedOut[name] = wide;
+    }
+    expect(fannedOut).toEqual({});
+    expect(checked).toBeGreaterThan(SIGNED_IN_PAGES.length);
+  });
+});
