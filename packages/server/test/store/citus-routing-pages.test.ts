@@ -6,15 +6,17 @@ import { adminBrowser } from '../admin/support/admin-http.js';
 import { SIGNED_IN_PAGES, staffWithPassword } from '../admin/support/admin-site.js';
 import { widerThanOneShard } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
-import { call, seedShop, startTestServer } from '../support/harness.js';
+import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
 import { recording, type Sent } from '../support/recording-db.js';
+import { svcData, visitor } from '../sandbox/support.js';
 
-// The merchant's admin on Citus: every statement its sign-in and each of its pages send is
-// planned on the shop's one shard (Citus's EXPLAIN), as the API's are (citus-routing.test.ts).
+// The merchant's admin and the sandbox storefront on Citus: every statement the admin's sign-in
+// and each of its pages send, and each step of a storefront visit, is planned on the shop's one
+// shard (Citus's EXPLAIN), as the API's are (citus-routing.test.ts).
 
 const citus = testDrivers({ citus: true }).filter((driver) => driver.name === 'citus');
 
-describe.skipIf(citus.length === 0)("The admin's statements on one shard on Citus", () => {
+describe.skipIf(citus.length === 0)("The admin's and the storefront's statements on one shard on Citus", () => {
   let db: Db;
   let server: RunningServer;
   const sent: Sent[] = [];
@@ -66,5 +68,28 @@ describe.skipIf(citus.length === 0)("The admin's statements on one shard on Citu
     }
     expect(fannedOut).toEqual({});
     expect(checked).toBeGreaterThan(SIGNED_IN_PAGES.length);
+  });
+
+  it('when a customer visits the storefront, adds a measured line and checks out, then every statement touches one shard', async () => {
+    const { domain } = await seedShop(db, shopFixture({ settings: { storefront: { enabled: true } } }));
+    const customer = visitor(server, domain);
+    const measured = { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', 1.25, 'kg') } };
+    const steps: [name: string, visit: () => Promise<{ status: number }>, status: number][] = [
+      ['front page', () => customer.request(''), 200],
+      ['product page', () => customer.request('products/1001'), 200],
+      ['cart/add.js', () => customer.add([measured]), 200],
+      ['cart.js', () => customer.request('cart.js'), 200],
+      ['cart page', () => customer.request('cart'), 200],
+      ['checkout', () => customer.checkout({ name: 'Ada' }), 200],
+    ];
+    const fannedOut: Record<string, string[]> = {};
+    for (const [name, visit, status] of steps) {
+      sent.length = 0;
+      expect((await visit()).status, name).toBe(status);
+      expect(sent.length, name).toBeGreaterThan(0);
+      const wide = await widerThanOneShard(db, [...sent]);
+      if (wide.length) fannedOut[name] = wide;
+    }
+    expect(fannedOut).toEqual({});
   });
 });
