@@ -138,27 +138,39 @@ describe.skipIf(servers.length === 0)('API keys on database servers', () => {
       await drop?.();
     });
 
+    /**
+     * A new key (expiring at `expiresAt`, if given), answered 200 at once by every instance, then
+     * `cutOff` while both serve it to a load of requests from a warm cache; once `cutOff` has
+     * returned, the very next request on each instance must be refused. The load's answers, as
+     * those sent before and after `cutOff` returned.
+     */
+    async function cutOffUnderLoad(cutOff: (keyId: string) => Promise<unknown>, expiresAt?: Date) {
+      const from = freshAddress();
+      const key = await createApiKey(db, { shopDomain, expiresAt });
+      for (const url of instances) expect(await status(url, key.token, from)).toBe(200);
+      const load = hammer(instances, key.token, from);
+      let returned = Infinity;
+      try {
+        await cutOff(key.keyId);
+        returned = performance.now();
+        for (const url of instances) expect(await status(url, key.token, freshAddress())).toBe(401);
+      } finally {
+        await load.stop();
+      }
+      return {
+        before: load.answers.filter((a) => a.sentAt < returned),
+        after: load.answers.filter((a) => a.sentAt >= returned),
+      };
+    }
+
     it(
       'when keys are revoked while both instances serve them from a warm cache, then no request sent after the revocation returned is answered 200',
       async () => {
         for (let i = 0; i < REVOCATIONS; i++) {
-          const from = freshAddress();
-          const key = await createApiKey(db, { shopDomain });
-          // A created key works at once on every instance.
-          for (const url of instances) expect(await status(url, key.token, from)).toBe(200);
-          const load = hammer(instances, key.token, from);
-          let returned = Infinity;
-          try {
+          const { before, after } = await cutOffUnderLoad(async (keyId) => {
             await new Promise((resolve) => setTimeout(resolve, 20 + (i % 5) * 10));
-            await revokeKey(db, key.keyId);
-            returned = performance.now();
-            // The very next request on each instance, then the loops' requests sent since.
-            for (const url of instances) expect(await status(url, key.token, freshAddress())).toBe(401);
-          } finally {
-            await load.stop();
-          }
-          const before = load.answers.filter((a) => a.sentAt < returned);
-          const after = load.answers.filter((a) => a.sentAt >= returned);
+            await revokeKey(db, keyId);
+          });
           expect(before.some((a) => a.status === 200)).toBe(true);
           expect(after.filter(served)).toEqual([]);
         }
@@ -167,37 +179,20 @@ describe.skipIf(servers.length === 0)('API keys on database servers', () => {
     );
 
     it('when a key is revoked by `tare keys revoke`, then the next request on either instance is 401', async () => {
-      const from = freshAddress();
-      const key = await createApiKey(db, { shopDomain });
-      for (const url of instances) expect(await status(url, key.token, from)).toBe(200);
-      const load = hammer(instances, key.token, from);
-      let returned = Infinity;
-      try {
-        await promisify(execFile)(process.execPath, [BIN, 'keys', 'revoke', key.keyId], { cwd: REPO_ROOT, env });
-        returned = performance.now();
-        for (const url of instances) expect(await status(url, key.token, freshAddress())).toBe(401);
-      } finally {
-        await load.stop();
-      }
-      expect(load.answers.filter((a) => a.sentAt >= returned && served(a))).toEqual([]);
+      const { after } = await cutOffUnderLoad((keyId) =>
+        promisify(execFile)(process.execPath, [BIN, 'keys', 'revoke', keyId], { cwd: REPO_ROOT, env }),
+      );
+      expect(after.filter(served)).toEqual([]);
     }, 30_000);
 
     it('when a key expires while both instances serve it from a warm cache, then requests sent after its expiry are 401', async () => {
       const expiresAt = new Date(Date.now() + 1_500);
-      const from = freshAddress();
-      const key = await createApiKey(db, { shopDomain, expiresAt });
-      for (const url of instances) expect(await status(url, key.token, from)).toBe(200);
-      const load = hammer(instances, key.token, from);
-      let expired = Infinity;
-      try {
-        await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 200));
-        expired = performance.now();
-        for (const url of instances) expect(await status(url, key.token, freshAddress())).toBe(401);
-      } finally {
-        await load.stop();
-      }
-      expect(load.answers.some((a) => a.status === 200)).toBe(true);
-      expect(load.answers.filter((a) => a.sentAt >= expired && served(a))).toEqual([]);
+      const { before, after } = await cutOffUnderLoad(
+        () => new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 200)),
+        expiresAt,
+      );
+      expect(before.some((a) => a.status === 200)).toBe(true);
+      expect(after.filter(served)).toEqual([]);
     }, 30_000);
   });
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { adminBrowser } from '../admin/support/admin-http.js';
+import { type AdminHttp, adminBrowser } from '../admin/support/admin-http.js';
 import { SIGNED_IN_PAGES, staffWithPassword } from '../admin/support/admin-site.js';
-import { widerThanOneShard } from '../support/citus-plan.js';
+import { shardCheck } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
 import { recording, type Sent } from '../support/recording-db.js';
@@ -20,8 +20,7 @@ describe.skipIf(citus.length === 0)("The admin's and the storefront's statements
   let db: Db;
   let server: RunningServer;
   const sent: Sent[] = [];
-  const admin = () => adminBrowser(server);
-  let browser: ReturnType<typeof admin>;
+  let browser: AdminHttp;
 
   beforeAll(async () => {
     db = await citus[0]!.create();
@@ -40,7 +39,7 @@ describe.skipIf(citus.length === 0)("The admin's and the storefront's statements
       }),
     });
     expect(adjusted.status).toBe(200);
-    browser = admin();
+    browser = adminBrowser(server);
   });
   afterAll(async () => {
     await server?.close();
@@ -49,32 +48,27 @@ describe.skipIf(citus.length === 0)("The admin's and the storefront's statements
 
   it('when staff sign in, then every statement touches one shard or the reference tables', async () => {
     const staff = await staffWithPassword(db, DEMO_SHOP);
-    sent.length = 0;
-    expect((await browser.signIn(staff.email, staff.password)).status).toBe(303);
-    expect(sent.length).toBeGreaterThan(0);
-    expect(await widerThanOneShard(db, [...sent])).toEqual([]);
+    const signIn = shardCheck(db, sent);
+    expect((await signIn.run('sign-in', () => browser.signIn(staff.email, staff.password))).status).toBe(303);
+    expect(signIn.statements['sign-in']).toBeGreaterThan(0);
+    expect(signIn.fannedOut).toEqual({});
   });
 
   it('when each admin page is opened, then every statement it sends touches one shard', async () => {
-    const fannedOut: Record<string, string[]> = {};
-    let checked = 0;
+    const pages = shardCheck(db, sent);
     for (const [name, path] of SIGNED_IN_PAGES) {
-      sent.length = 0;
-      const page = await browser.get(path);
+      const page = await pages.run(name, () => browser.get(path));
       expect(page.status, name).toBe(name === 'not-found' ? 404 : 200);
-      checked += sent.length;
-      const wide = await widerThanOneShard(db, [...sent]);
-      if (wide.length) fannedOut[name] = wide;
     }
-    expect(fannedOut).toEqual({});
-    expect(checked).toBeGreaterThan(SIGNED_IN_PAGES.length);
+    expect(pages.fannedOut).toEqual({});
+    expect(pages.total).toBeGreaterThan(SIGNED_IN_PAGES.length);
   });
 
   it('when a customer visits the storefront, adds a measured line and checks out, then every statement touches one shard', async () => {
     const { domain } = await seedShop(db, shopFixture({ settings: { storefront: { enabled: true } } }));
     const customer = visitor(server, domain);
     const measured = { id: 2001, quantity: 1, properties: { _svc_data: svcData('weight', 1.25, 'kg') } };
-    const steps: [name: string, visit: () => Promise<{ status: number }>, status: number][] = [
+    const steps: [name: string, step: () => Promise<{ status: number }>, status: number][] = [
       ['front page', () => customer.request(''), 200],
       ['product page', () => customer.request('products/1001'), 200],
       ['cart/add.js', () => customer.add([measured]), 200],
@@ -82,14 +76,11 @@ describe.skipIf(citus.length === 0)("The admin's and the storefront's statements
       ['cart page', () => customer.request('cart'), 200],
       ['checkout', () => customer.checkout({ name: 'Ada' }), 200],
     ];
-    const fannedOut: Record<string, string[]> = {};
-    for (const [name, visit, status] of steps) {
-      sent.length = 0;
-      expect((await visit()).status, name).toBe(status);
-      expect(sent.length, name).toBeGreaterThan(0);
-      const wide = await widerThanOneShard(db, [...sent]);
-      if (wide.length) fannedOut[name] = wide;
+    const visit = shardCheck(db, sent);
+    for (const [name, step, status] of steps) {
+      expect((await visit.run(name, step)).status, name).toBe(status);
+      expect(visit.statements[name], name).toBeGreaterThan(0);
     }
-    expect(fannedOut).toEqual({});
+    expect(visit.fannedOut).toEqual({});
   });
 });

@@ -58,3 +58,33 @@ export async function widerThanOneShard(db: Queryable, statements: readonly Sent
   }
   return wide;
 }
+
+/**
+ * A check of pieces of work against a store recording into `sent`: each piece's statements that
+ * Citus plans on more than one shard, by the piece's name, and how many each sent, so that a
+ * check of nothing cannot pass.
+ */
+export function shardCheck(db: Queryable, sent: Sent[]) {
+  const fannedOut: Record<string, string[]> = {};
+  const statements: Record<string, number> = {};
+  return {
+    /** By name, what each piece sent wider than one shard: `{}` while everything was on one. */
+    fannedOut,
+    /** By name, how many statements each piece sent. */
+    statements,
+    /** How many statements every piece sent, in all. */
+    get total() {
+      return Object.values(statements).reduce((sum, count) => sum + count, 0);
+    },
+    /** Runs `work` as the piece `name` and checks what it sent; gives `work`'s result. */
+    async run<T>(name: string, work: () => Promise<T>): Promise<T> {
+      sent.length = 0;
+      const result = await work();
+      const own = [...sent];
+      statements[name] = own.length;
+      const wide = await widerThanOneShard(db, own);
+      if (wide.length) fannedOut[name] = wide;
+      return result;
+    },
+  };
+}
