@@ -1,3 +1,4 @@
+import { ean13CheckDigit } from '@tare/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
 import type { RunningServer } from '../../src/main.js';
@@ -13,6 +14,30 @@ import { svcData, visitor } from '../sandbox/support.js';
 // The merchant's admin and the sandbox storefront on Citus: every statement the admin's sign-in
 // and each of its pages send, and each step of a storefront visit, is planned on the shop's one
 // shard (Citus's EXPLAIN), as the API's are (citus-routing.test.ts).
+
+/** The demo shop's counter label: prefix 21, the Arabica's item 10001, 01234 g = 1.234 kg. */
+const SCALE_LABEL = `211000101234${ean13CheckDigit('211000101234')}`;
+const NEW_ITEM = { itemId: '6009', itemTitle: 'Oil', itemType: 'volume', itemUnit: 'L' };
+/** A new variant as the form sends it: 1 kg per platform unit, from 1 kg in steps of 0.5. */
+const NEW_VARIANT = {
+  variantId: '2609',
+  variantTitle: 'Loose',
+  price: '24.00',
+  unit: 'kg',
+  unitValue: '1',
+  displayStyle: 'number',
+  min: '1',
+  increment: '0.5',
+  defaultValue: '1.5',
+  max: '',
+};
+const NEW_PRODUCT = {
+  ...NEW_VARIANT,
+  variantId: '2610',
+  productId: '1609',
+  productTitle: 'Rice',
+  measurementType: 'weight',
+};
 
 const citus = testDrivers({ citus: true }).filter((driver) => driver.name === 'citus');
 
@@ -62,6 +87,58 @@ describe.skipIf(citus.length === 0)("The admin's and the storefront's statements
     }
     expect(pages.fannedOut).toEqual({});
     expect(pages.total).toBeGreaterThan(SIGNED_IN_PAGES.length);
+  });
+
+  it("when staff send each of the admin's forms, then every statement touches one shard", async () => {
+    const staff = await staffWithPassword(db, DEMO_SHOP);
+    expect((await browser.signIn(staff.email, staff.password)).status).toBe(303);
+    const item = '/admin/inventory/stock-items/6001';
+    const next = `another horse ${'x'.repeat(12)}`;
+    // Each form as the page shows it, with what a merchant would type; in an order the demo allows.
+    const forms: [name: string, page: string, action: string, typed: Record<string, string>, status: number][] = [
+      ['adjust', '/admin/inventory/70001/2001', '/admin/inventory/70001/2001/adjust', { delta: '0.5' }, 303],
+      ['set', '/admin/inventory/70001/2001', '/admin/inventory/70001/2001/set', { quantity: '12' }, 303],
+      ['scan', '/admin/inventory', '/admin/inventory/scan', { code: SCALE_LABEL }, 303],
+      ['stock-item-new', '/admin/inventory/stock-items', '/admin/inventory/stock-items', NEW_ITEM, 303],
+      ['stock-item-edit', item, `${item}/edit`, { itemTitle: 'Big wheel' }, 303],
+      ['stock-item-adjust', item, `${item}/adjust`, { delta: '-0.25' }, 303],
+      ['stock-item-set', item, `${item}/set`, { quantity: '30' }, 303],
+      ['product', '/admin/products/1001', '/admin/products/1001', { productTitle: 'Arabica, roasted' }, 303],
+      [
+        'variant',
+        '/admin/products/1001/variants/2001',
+        '/admin/products/1001/variants/2001',
+        { variantTitle: 'Loose' },
+        303,
+      ],
+      ['price', '/admin/products', '/admin/products/1001/variants/2001/price', { price: '31.00' }, 303],
+      ['product-new', '/admin/products/new', '/admin/products/new', NEW_PRODUCT, 303],
+      ['variant-new', '/admin/products/1001/variants/new', '/admin/products/1001/variants/new', NEW_VARIANT, 303],
+      ['order-edit', '/admin/orders/5001', '/admin/orders/5001/edit', { 'quantity-9001': '1' }, 303],
+      ['labels', '/admin/labels/fr', '/admin/labels/fr', {}, 303],
+      ['settings', '/admin/settings', '/admin/settings', { rateLimitEnabled: 'on', requestsPerMinute: '600' }, 303],
+      ['api-key', '/admin/api-keys', '/admin/api-keys', { name: 'Till' }, 201],
+      ['password', '/admin/password', '/admin/password', { current: staff.password, next, confirmation: next }, 303],
+    ];
+    const posts = shardCheck(db, sent);
+    for (const [name, page, action, typed, status] of forms) {
+      const fields = await browser.formOn(page, action);
+      const answer = await posts.run(name, () => browser.post(action, { ...fields, ...typed }));
+      expect(answer.status, name).toBe(status);
+      expect(posts.statements[name], name).toBeGreaterThan(0);
+    }
+    for (const [name, preview] of [
+      ['product-new-preview', `/admin/products/new/preview?${new URLSearchParams(NEW_PRODUCT)}`],
+      ['variant-new-preview', `/admin/products/1001/variants/new/preview?${new URLSearchParams(NEW_VARIANT)}`],
+    ] as const) {
+      expect((await posts.run(name, () => browser.get(preview))).status, name).toBe(200);
+    }
+    const keyId = /apik_([^_"]+)_/.exec((await browser.get('/admin/api-keys')).text)![1]!;
+    const revoke = `/admin/api-keys/${keyId}/revoke`;
+    const revokeFields = await browser.formOn('/admin/api-keys', revoke);
+    expect((await posts.run('api-key-revoke', () => browser.post(revoke, revokeFields))).status).toBe(303);
+    expect((await posts.run('sign-out', () => browser.post('/admin/logout', {}))).status).toBe(303);
+    expect(posts.fannedOut).toEqual({});
   });
 
   it('when a customer visits the storefront, adds a measured line and checks out, then every statement touches one shard', async () => {

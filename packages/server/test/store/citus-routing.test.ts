@@ -4,7 +4,8 @@ import type { Db } from '../../src/store/db.js';
 import { widerThanOneShard } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
 import { recording, type Sent } from '../support/recording-db.js';
-import { call, seedShop, startTestServer } from '../support/harness.js';
+import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
+import { itemWithSiblings } from '../support/sibling-item.js';
 import { createPlatformSimulator } from '../support/platform-simulator.js';
 import { buy, send, svcData } from '../sandbox/support.js';
 
@@ -26,7 +27,20 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     // Two other shops first, so the shop under test is not alone on the cluster.
     await seedShop(db);
     await seedShop(db);
-    ({ key, shopId } = await seedShop(db));
+    // Beside its own variants, a stock item of 40 kg sold through three (PRODUCT.md §20).
+    const fixture = shopFixture();
+    const { stockItem, product } = itemWithSiblings({
+      itemId: '6001',
+      productId: '1601',
+      variantIds: ['2601', '2602', '2603'],
+      locationId: '70001',
+      kg: 40,
+    });
+    ({ key, shopId } = await seedShop(db, {
+      ...fixture,
+      stockItems: [stockItem],
+      products: [...(fixture.products ?? []), product],
+    }));
     server = await startTestServer(recording(db, sent));
   });
   afterAll(async () => {
@@ -48,12 +62,12 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     return widerThanOneShard(db, statements);
   }
 
-  const adjust = (variantId: string, idempotencyKey: string) =>
+  const adjust = (variantId: string, idempotencyKey: string, kg = 1.5) =>
     call(server, '/api/v1/inventory/adjustments', {
       method: 'POST',
       key,
       headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body: JSON.stringify({ locationId: '70001', adjustments: [{ variantId, delta: { value: 1.5, unit: 'kg' } }] }),
+      body: JSON.stringify({ locationId: '70001', adjustments: [{ variantId, delta: { value: kg, unit: 'kg' } }] }),
     });
 
   it('when a single-entry adjustment creates a level, then every statement touches one shard', async () => {
@@ -89,6 +103,30 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
       [shopId],
     );
     expect(rows.map((r) => r.variant_id)).toEqual(['2003', '2001', '2002']);
+  });
+
+  it('when an adjustment sells from a stock item, then the item, its variants and the ledger are written on one shard', async () => {
+    // 1.5 kg off the item: the variant sold per 1 kg and its siblings per 50 and 100 g all move.
+    expect(await fannedOut(() => adjust('2601', 'routing-item', -1.5), 200)).toEqual([]);
+    const { rows } = await db.query<{ total: string }>(
+      `SELECT total FROM stock_item_levels WHERE shop_id = $1 AND stock_item_id = '6001'`,
+      [shopId],
+    );
+    expect(rows).toEqual([{ total: '38.5' }]);
+    const copies = await db.query<{ variant_id: string; total: string }>(
+      `SELECT variant_id, total FROM inventory_levels WHERE shop_id = $1 AND variant_id LIKE '260_' ORDER BY variant_id`,
+      [shopId],
+    );
+    expect(copies.rows.map((r) => [r.variant_id, Number(r.total)])).toEqual([
+      ['2601', 38.5],
+      ['2602', 38.5],
+      ['2603', 38.5],
+    ]);
+    const ledger = await db.query(
+      `SELECT variant_id, stock_item_id, delta FROM inventory_ledger WHERE shop_id = $1 AND idempotency_key = 'routing-item'`,
+      [shopId],
+    );
+    expect(ledger.rows).toEqual([{ variant_id: '2601', stock_item_id: '6001', delta: '-1.5' }]);
   });
 
   it('when an adjustment is retried with its key, then the replay touches one shard', async () => {

@@ -45,14 +45,25 @@ const CROSS_SHOP = [
 ];
 
 /**
+ * The catalog's upserts (the import's slices; the admin's saves of a product, variant or stock
+ * item call the same functions): an `INSERT … SELECT` from `unnest(…)` of the shop's rows, which
+ * Citus pulls through the coordinator to the shop's one shard, in steps, on purpose
+ * (docs/operations.md, decision 119).
+ */
+const IN_STEPS = [
+  /^INSERT INTO (products|variants|stock_items AS s) \([^)]*\)\s+SELECT \$1, \w+\.id,[\s\S]*FROM unnest\(/,
+];
+
+/**
  * The statements of `statements` that Citus plans on more than one shard (or in steps), each as
- * its first 60 characters; the cross-shop ones on purpose and those that are no query aside.
+ * its first 60 characters; the cross-shop ones on purpose, the catalog's upserts and those that
+ * are no query aside.
  */
 export async function widerThanOneShard(db: Queryable, statements: readonly Sent[]): Promise<string[]> {
   const wide: string[] = [];
   for (const statement of statements) {
     if (!/^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.sql)) continue;
-    if (CROSS_SHOP.some((pattern) => pattern.test(statement.sql))) continue;
+    if ([...CROSS_SHOP, ...IN_STEPS].some((pattern) => pattern.test(statement.sql))) continue;
     const tasks = await citusTasks(db, statement.sql, statement.params);
     if (tasks > 1) wide.push(statement.sql.replace(/\s+/g, ' ').slice(0, 60));
   }

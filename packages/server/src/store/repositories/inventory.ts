@@ -251,10 +251,7 @@ export async function writeLevelsWithLedger(db: Queryable, entries: LevelWrite[]
   const [first] = entries;
   if (entries.length === 1) await writeOneLevel(db, first!);
   else await writeLevels(db, entries);
-  const always = first!.operation === 'adjustment' || first!.operation === 'set';
-  const ledger = always ? entries : entries.filter((e) => !isZero(e.delta));
-  if (ledger.length === 1) await insertLedgerRow(db, ledger[0]!);
-  else if (ledger.length > 1) await insertLedgerRows(db, first!, ledger);
+  await appendLedger(db, entries);
 }
 
 /** One level (the usual write): a single-table primary-key update, on Citus's fast path. */
@@ -288,17 +285,37 @@ async function writeLevels(db: Queryable, entries: LevelWrite[]): Promise<void> 
 /** Whether a decimal text is zero (`0`, `-0.000`): exact, no float. */
 const isZero = (decimal: string) => /^[-+]?0*\.?0*$/.test(decimal);
 
-const LEDGER_COLUMNS = `shop_id, location_id, variant_id, operation, quantity_before, quantity_after, delta, unit,
-  idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name`;
+/**
+ * A ledger row as written: of a variant's level, or (with `stockItemId`) of a stock item's, where
+ * `variantId` names the variant that caused it, if one did.
+ */
+export type LedgerRow = Omit<LedgerEntry, 'variantId'> & { variantId: string | null; stockItemId?: string };
+
+/**
+ * Appends the ledger rows of one write (one operation, key, request, reference and actor): every
+ * row of an API adjustment or set, and otherwise only those that move something (an order's
+ * ordinary line moves only the platform's units).
+ */
+export async function appendLedger(db: Queryable, rows: LedgerRow[]): Promise<void> {
+  const always = rows[0]?.operation === 'adjustment' || rows[0]?.operation === 'set';
+  const ledger = always ? rows : rows.filter((e) => !isZero(e.delta));
+  if (ledger.length === 1) await insertLedgerRow(db, ledger[0]!);
+  else if (ledger.length > 1) await insertLedgerRows(db, ledger[0]!, ledger);
+}
+
+const LEDGER_COLUMNS = `shop_id, location_id, variant_id, stock_item_id, operation, quantity_before, quantity_after,
+  delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name`;
 
 /** One ledger row: `INSERT … VALUES`, which Citus routes to the shop's shard. */
-async function insertLedgerRow(db: Queryable, row: LedgerEntry): Promise<void> {
+async function insertLedgerRow(db: Queryable, row: LedgerRow): Promise<void> {
   await db.query(
-    `INSERT INTO inventory_ledger (${LEDGER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    `INSERT INTO inventory_ledger (${LEDGER_COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       row.shopId,
       row.locationId,
       row.variantId,
+      row.stockItemId ?? null,
       row.operation,
       row.before,
       row.after,
@@ -321,18 +338,19 @@ async function insertLedgerRow(db: Queryable, row: LedgerEntry): Promise<void> {
  * multi-row `VALUES` would be routed as well, but costs PostgreSQL a third more CPU to parse at
  * 100 rows than `unnest` of arrays.
  */
-async function insertLedgerRows(db: Queryable, shared: LedgerEntry, rows: LedgerEntry[]): Promise<void> {
+async function insertLedgerRows(db: Queryable, shared: LedgerRow, rows: LedgerRow[]): Promise<void> {
   const ids = await db.query<{ id: string }>(
     `SELECT nextval('inventory_ledger_id_seq')::text AS id FROM generate_series(1, $1)`,
     [rows.length],
   );
-  const column = <K extends keyof LedgerEntry>(k: K) => rows.map((e) => e[k]);
+  const column = <K extends keyof LedgerRow>(k: K) => rows.map((e) => e[k] ?? null);
   await db.query(
     `INSERT INTO inventory_ledger (id, ${LEDGER_COLUMNS})
-     SELECT v.id, loc.shop_id, loc.id, v.variant_id, $3, v.before, v.after, v.delta, v.unit, $4, $5, $6, $7, $8, $9, $10
+     SELECT v.id, loc.shop_id, loc.id, v.variant_id, v.stock_item_id, $3, v.before, v.after, v.delta, v.unit, $4, $5,
+       $6, $7, $8, $9, $10
        FROM locations loc
-       CROSS JOIN unnest($11::bigint[], $12::text[], $13::numeric[], $14::numeric[], $15::numeric[], $16::text[])
-         AS v(id, variant_id, before, after, delta, unit)
+       CROSS JOIN unnest($11::bigint[], $12::text[], $13::text[], $14::numeric[], $15::numeric[], $16::numeric[],
+         $17::text[]) AS v(id, variant_id, stock_item_id, before, after, delta, unit)
       WHERE loc.shop_id = $1 AND loc.id = $2`,
     [
       shared.shopId,
@@ -345,6 +363,7 @@ async function insertLedgerRows(db: Queryable, shared: LedgerEntry, rows: Ledger
       ...actorColumns(shared.actor),
       ids.rows.map((r) => r.id),
       column('variantId'),
+      column('stockItemId'),
       column('before'),
       column('after'),
       column('delta'),

@@ -1,7 +1,6 @@
-import { actorColumns } from '../../domain/actor.js';
 import type { MeasurementType } from '../../domain/units.js';
 import type { Queryable } from '../db.js';
-import type { LedgerEntry } from './inventory.js';
+import { appendLedger, type LedgerEntry } from './inventory.js';
 
 // Stock items (PRODUCT.md §20): one stock per (location, item) shared by the variants linked to it.
 
@@ -213,9 +212,10 @@ export interface SiblingRow {
 }
 
 /**
- * Writes the items' new totals, their ledger rows, and each linked variant's copy of its item's
- * total with what the platform now shows, in one statement (levels already locked). As for a
- * variant's level, a booking that moves nothing leaves no ledger row; an API write always does.
+ * Writes the items' new totals and each linked variant's copy of its item's total with what the
+ * platform now shows (levels already locked), then appends the ledger rows as a variant's write
+ * does (`appendLedger`). Two `UPDATE` CTEs in one statement are routed whole to the shop's shard on
+ * Citus; an `INSERT` beside them would make Citus run the statement in steps (decision 119).
  */
 export async function writeItemLevels(
   db: Queryable,
@@ -228,29 +228,20 @@ export async function writeItemLevels(
   },
 ): Promise<void> {
   const { items, ledger, siblings } = write;
-  const column = <K extends keyof ItemLedgerEntry>(k: K) => ledger.map((e) => e[k]);
-  const actors = ledger.map((e) => actorColumns(e.actor));
+  // Each CTE is read by the final SELECT, though PostgreSQL runs an unread data-modifying CTE all the same.
   await db.query(
     `WITH items AS (
        UPDATE stock_item_levels l SET total = w.total, unit = w.unit, updated_at = now()
        FROM unnest($3::text[], $4::numeric[], $5::text[]) AS w(id, total, unit)
-       WHERE l.shop_id = $1 AND l.location_id = $2 AND l.stock_item_id = w.id),
+       WHERE l.shop_id = $1 AND l.location_id = $2 AND l.stock_item_id = w.id
+       RETURNING 1),
      siblings AS (
        UPDATE inventory_levels l SET total = w.total, unit = w.unit, platform_available = w.platform_available,
          updated_at = now()
        FROM unnest($6::text[], $7::numeric[], $8::text[], $9::bigint[]) AS w(id, total, unit, platform_available)
-       WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = w.id)
-     INSERT INTO inventory_ledger (shop_id, location_id, variant_id, stock_item_id, operation, quantity_before,
-       quantity_after, delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id,
-       actor_name)
-     SELECT $1, $2, e.variant_id, e.stock_item_id, e.operation, e.before, e.after, e.delta, e.unit, e.idempotency_key,
-       e.request_id, e.reference_type, e.reference_id, e.actor_type, e.actor_id, e.actor_name
-     FROM unnest($10::text[], $11::text[], $12::text[], $13::numeric[], $14::numeric[], $15::numeric[], $16::text[],
-       $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
-       WITH ORDINALITY AS e(variant_id, stock_item_id, operation, before, after, delta, unit, idempotency_key,
-         request_id, reference_type, reference_id, actor_type, actor_id, actor_name, n)
-     WHERE e.delta <> 0 OR e.operation IN ('adjustment', 'set')
-     ORDER BY e.n`,
+       WHERE l.shop_id = $1 AND l.location_id = $2 AND l.variant_id = w.id
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM items) + (SELECT count(*) FROM siblings) AS written`,
     [
       shopId,
       locationId,
@@ -261,22 +252,9 @@ export async function writeItemLevels(
       siblings.map((s) => s.total),
       siblings.map((s) => s.unit),
       siblings.map((s) => s.platformAvailable),
-      column('variantId'),
-      column('stockItemId'),
-      column('operation'),
-      column('before'),
-      column('after'),
-      column('delta'),
-      column('unit'),
-      column('idempotencyKey'),
-      column('requestId'),
-      ledger.map((e) => e.reference?.type ?? null),
-      ledger.map((e) => e.reference?.id ?? null),
-      actors.map((a) => a[0]),
-      actors.map((a) => a[1]),
-      actors.map((a) => a[2]),
     ],
   );
+  await appendLedger(db, ledger);
 }
 
 /** The variants linked to each of these stock items, by item id, in variant id byte order. */
