@@ -38,6 +38,8 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     });
     ({ key, shopId } = await seedShop(db, {
       ...fixture,
+      // A second location where the item has no level yet.
+      locations: [...(fixture.locations ?? []), { id: '70002', name: 'Back room' }],
       stockItems: [stockItem],
       products: [...(fixture.products ?? []), product],
     }));
@@ -127,6 +129,28 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
       [shopId],
     );
     expect(ledger.rows).toEqual([{ variant_id: '2601', stock_item_id: '6001', delta: '-1.5' }]);
+  });
+
+  it("when an adjustment sells from a stock item at a location without the item's level, then creating it touches one shard", async () => {
+    const wide = await fannedOut(
+      () =>
+        call(server, '/api/v1/inventory/adjustments', {
+          method: 'POST',
+          key,
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'routing-item-new-level' },
+          body: JSON.stringify({
+            locationId: '70002',
+            adjustments: [{ variantId: '2601', delta: { value: 2, unit: 'kg' } }],
+          }),
+        }),
+      200,
+    );
+    expect(wide).toEqual([]);
+    const { rows } = await db.query<{ total: string }>(
+      `SELECT total FROM stock_item_levels WHERE shop_id = $1 AND location_id = '70002' AND stock_item_id = '6001'`,
+      [shopId],
+    );
+    expect(rows).toEqual([{ total: '2' }]);
   });
 
   it('when an adjustment is retried with its key, then the replay touches one shard', async () => {

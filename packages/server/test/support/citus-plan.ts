@@ -45,13 +45,15 @@ const CROSS_SHOP = [
 ];
 
 /**
- * The catalog's upserts (the import's slices; the admin's saves of a product, variant or stock
- * item call the same functions): an `INSERT … SELECT` from `unnest(…)` of the shop's rows, which
- * Citus pulls through the coordinator to the shop's one shard, in steps, on purpose
- * (docs/operations.md, decision 119).
+ * The import's writes: the catalog's upserts (products, variants, stock items; the admin's saves
+ * of one call the same functions) and the levels and ledger rows of its slices. Each is an
+ * `INSERT … SELECT` from `unnest(…)` of one shop's rows, which Citus pulls through the
+ * coordinator to the shop's one shard, in steps, on purpose (docs/operations.md, decision 119).
  */
 const IN_STEPS = [
   /^INSERT INTO (products|variants|stock_items AS s) \([^)]*\)\s+SELECT \$1, \w+\.id,[\s\S]*FROM unnest\(/,
+  /^INSERT INTO inventory_levels \(shop_id, location_id, variant_id, total, unit\)\s+SELECT \$1, w\.location_id,/,
+  /^INSERT INTO inventory_ledger \(shop_id, location_id, variant_id, operation,[\s\S]*FROM unnest\(/,
 ];
 
 /**

@@ -106,8 +106,8 @@ export interface LockedItemLevel {
  * As for variant levels (`lockLevelsForWrite`), levels that all exist are locked with `FOR
  * UPDATE`, which writes nothing: the write then rewrites each item level once (`writeItemLevels`).
  * Only when one is missing do all of them go through an upsert in the same order, which creates
- * it (an upsert was the lock for every write until 2026-11-26: each item write left two row
- * versions of its item level, one of them the level "updated" to itself).
+ * it, and then the same lock (an upsert was the lock for every write until 2026-11-26: each item
+ * write left two row versions of its item level, one of them the level "updated" to itself).
  */
 export async function lockItemLevels(
   db: Queryable,
@@ -115,27 +115,13 @@ export async function lockItemLevels(
   locationId: string,
   itemIds: string[],
 ): Promise<Map<string, LockedItemLevel>> {
-  const existing = await db.query<LockedItemLevelRow>(
-    `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
-     items AS (SELECT id, unit, measurement_type FROM stock_items WHERE shop_id = $1 AND id = ANY($3::text[])),
-     complete AS (
-       SELECT NOT EXISTS (
-         SELECT 1 FROM items CROSS JOIN loc WHERE NOT EXISTS (
-           SELECT 1 FROM stock_item_levels l
-           WHERE l.shop_id = $1 AND l.location_id = loc.id AND l.stock_item_id = items.id)) AS ok),
-     locked AS (
-       SELECT l.stock_item_id, l.total, l.unit FROM stock_item_levels l
-       WHERE (SELECT ok FROM complete) AND l.shop_id = $1 AND l.location_id = (SELECT id FROM loc)
-         AND l.stock_item_id IN (SELECT id FROM items)
-       ORDER BY l.stock_item_id COLLATE "C" FOR UPDATE)
-     SELECT items.id, items.measurement_type, items.unit, locked.total, locked.unit AS level_unit
-     FROM items JOIN locked ON locked.stock_item_id = items.id`,
-    [shopId, locationId, itemIds],
-  );
+  let locked = await lockExistingItemLevels(db, shopId, locationId, itemIds);
   // No row: a level is missing (nothing was locked), or there is nothing to lock (unknown location).
-  const rows = existing.rows.length ? existing.rows : (await upsertItemLevels(db, shopId, locationId, itemIds)).rows;
+  if (locked.rows.length === 0 && (await createItemLevels(db, shopId, locationId, itemIds))) {
+    locked = await lockExistingItemLevels(db, shopId, locationId, itemIds);
+  }
   return new Map(
-    rows.map((row) => [
+    locked.rows.map((row) => [
       row.id,
       {
         stockItemId: row.id,
@@ -156,21 +142,45 @@ interface LockedItemLevelRow {
   level_unit: string;
 }
 
-/** `lockItemLevels` when a level is missing: every one upserted in item id order (missing ones at 0). */
-function upsertItemLevels(db: Queryable, shopId: string, locationId: string, itemIds: string[]) {
+/** The item levels locked in item id order when all exist; none locked (no row) otherwise. */
+function lockExistingItemLevels(db: Queryable, shopId: string, locationId: string, itemIds: string[]) {
   return db.query<LockedItemLevelRow>(
     `WITH loc AS (SELECT id FROM locations WHERE shop_id = $1 AND id = $2),
      items AS (SELECT id, unit, measurement_type FROM stock_items WHERE shop_id = $1 AND id = ANY($3::text[])),
+     complete AS (
+       SELECT NOT EXISTS (
+         SELECT 1 FROM items CROSS JOIN loc WHERE NOT EXISTS (
+           SELECT 1 FROM stock_item_levels l
+           WHERE l.shop_id = $1 AND l.location_id = loc.id AND l.stock_item_id = items.id)) AS ok),
      locked AS (
-       INSERT INTO stock_item_levels AS l (shop_id, location_id, stock_item_id, total, unit)
-       SELECT $1, loc.id, items.id, 0, items.unit FROM items CROSS JOIN loc
-       ORDER BY items.id COLLATE "C"
-       ON CONFLICT (shop_id, location_id, stock_item_id) DO UPDATE SET total = l.total
-       RETURNING l.stock_item_id, l.total, l.unit)
+       SELECT l.stock_item_id, l.total, l.unit FROM stock_item_levels l
+       WHERE (SELECT ok FROM complete) AND l.shop_id = $1 AND l.location_id = (SELECT id FROM loc)
+         AND l.stock_item_id IN (SELECT id FROM items)
+       ORDER BY l.stock_item_id COLLATE "C" FOR UPDATE)
      SELECT items.id, items.measurement_type, items.unit, locked.total, locked.unit AS level_unit
      FROM items JOIN locked ON locked.stock_item_id = items.id`,
     [shopId, locationId, itemIds],
   );
+}
+
+/**
+ * `lockItemLevels` when a level is missing: every one upserted in item id order (missing ones at
+ * 0), which locks them all; says whether the location and an item were found. An `INSERT …
+ * SELECT` of the shop's colocated rows, joined on the shop, is routed whole to its shard on
+ * Citus; inside a CTE beside the read it would run in steps (decision 119).
+ */
+async function createItemLevels(db: Queryable, shopId: string, locationId: string, itemIds: string[]) {
+  const { rows } = await db.query(
+    `INSERT INTO stock_item_levels AS l (shop_id, location_id, stock_item_id, total, unit)
+     SELECT i.shop_id, loc.id, i.id, 0, i.unit
+       FROM stock_items i JOIN locations loc ON loc.shop_id = i.shop_id AND loc.id = $2
+      WHERE i.shop_id = $1 AND i.id = ANY($3::text[])
+      ORDER BY i.id COLLATE "C"
+     ON CONFLICT (shop_id, location_id, stock_item_id) DO UPDATE SET total = l.total
+     RETURNING 1`,
+    [shopId, locationId, itemIds],
+  );
+  return rows.length > 0;
 }
 
 /**
