@@ -5,22 +5,8 @@ import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop, shopFixture, startTestServer } from '../support/harness.js';
 import { type AdminHttp, adminSession } from './support/admin-http.js';
-import { signIn, staffWithPassword } from './support/admin-site.js';
+import { NEW_VARIANT_FORM, signIn, staffWithPassword } from './support/admin-site.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations, type TestBrowser } from './support/browser.js';
-
-/** What a new variant's form sends: 1 kg per platform unit, a number input from 1 kg in steps of 0.5. */
-const NEW_FORM = {
-  variantId: '2601',
-  variantTitle: 'Loose',
-  price: '24.00',
-  unit: 'kg',
-  unitValue: '1',
-  displayStyle: 'number',
-  min: '1',
-  increment: '0.5',
-  defaultValue: '1.5',
-  max: '',
-};
 
 /** The products list's prices, and the new product form's units and cart line preview (issue 25). */
 describe.each(testDrivers())('products list prices and the new product form on $name', (driver) => {
@@ -124,7 +110,7 @@ describe.each(testDrivers())('products list prices and the new product form on $
     expect(form).toContain('data-preview="/admin/products/new/preview"');
     expect(form).toContain('Cart line preview');
     const query = new URLSearchParams({
-      ...NEW_FORM,
+      ...NEW_VARIANT_FORM,
       productId: '1600',
       productTitle: 'Rice',
       measurementType: 'weight',
@@ -142,7 +128,7 @@ describe.each(testDrivers())('products list prices and the new product form on $
     const wrong = JSON.parse(
       (
         await admin.get(
-          `/admin/products/new/preview?${new URLSearchParams({ ...NEW_FORM, measurementType: 'length' })}`,
+          `/admin/products/new/preview?${new URLSearchParams({ ...NEW_VARIANT_FORM, measurementType: 'length' })}`,
         )
       ).text,
     );

@@ -4,7 +4,7 @@ import { DEMO_CATALOG, DEMO_SHOP } from '../../src/cli/demo-catalog.js';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { type AdminHttp, adminBrowser } from '../admin/support/admin-http.js';
-import { SIGNED_IN_PAGES, staffWithPassword } from '../admin/support/admin-site.js';
+import { NEW_VARIANT_FORM, SIGNED_IN_PAGES, staffWithPassword } from '../admin/support/admin-site.js';
 import { shardCheck } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
 import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
@@ -18,19 +18,7 @@ import { svcData, visitor } from '../sandbox/support.js';
 /** The demo shop's counter label: prefix 21, the Arabica's item 10001, 01234 g = 1.234 kg. */
 const SCALE_LABEL = `211000101234${ean13CheckDigit('211000101234')}`;
 const NEW_ITEM = { itemId: '6009', itemTitle: 'Oil', itemType: 'volume', itemUnit: 'L' };
-/** A new variant as the form sends it: 1 kg per platform unit, from 1 kg in steps of 0.5. */
-const NEW_VARIANT = {
-  variantId: '2609',
-  variantTitle: 'Loose',
-  price: '24.00',
-  unit: 'kg',
-  unitValue: '1',
-  displayStyle: 'number',
-  min: '1',
-  increment: '0.5',
-  defaultValue: '1.5',
-  max: '',
-};
+const NEW_VARIANT = { ...NEW_VARIANT_FORM, variantId: '2609' };
 const NEW_PRODUCT = {
   ...NEW_VARIANT,
   variantId: '2610',

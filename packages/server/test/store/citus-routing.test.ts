@@ -64,12 +64,12 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     return widerThanOneShard(db, statements);
   }
 
-  const adjust = (variantId: string, idempotencyKey: string, kg = 1.5) =>
+  const adjust = (variantId: string, idempotencyKey: string, kg = 1.5, locationId = '70001') =>
     call(server, '/api/v1/inventory/adjustments', {
       method: 'POST',
       key,
       headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body: JSON.stringify({ locationId: '70001', adjustments: [{ variantId, delta: { value: kg, unit: 'kg' } }] }),
+      body: JSON.stringify({ locationId, adjustments: [{ variantId, delta: { value: kg, unit: 'kg' } }] }),
     });
 
   it('when a single-entry adjustment creates a level, then every statement touches one shard', async () => {
@@ -132,20 +132,7 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
   });
 
   it("when an adjustment sells from a stock item at a location without the item's level, then creating it touches one shard", async () => {
-    const wide = await fannedOut(
-      () =>
-        call(server, '/api/v1/inventory/adjustments', {
-          method: 'POST',
-          key,
-          headers: { 'content-type': 'application/json', 'idempotency-key': 'routing-item-new-level' },
-          body: JSON.stringify({
-            locationId: '70002',
-            adjustments: [{ variantId: '2601', delta: { value: 2, unit: 'kg' } }],
-          }),
-        }),
-      200,
-    );
-    expect(wide).toEqual([]);
+    expect(await fannedOut(() => adjust('2601', 'routing-item-new-level', 2, '70002'), 200)).toEqual([]);
     const { rows } = await db.query<{ total: string }>(
       `SELECT total FROM stock_item_levels WHERE shop_id = $1 AND location_id = '70002' AND stock_item_id = '6001'`,
       [shopId],

@@ -33,6 +33,20 @@ export async function formFields(page: Page, selector: string): Promise<Record<s
   });
 }
 
+/** What a new variant's form sends: 1 kg per platform unit, a number input from 1 kg in steps of 0.5. */
+export const NEW_VARIANT_FORM = {
+  variantId: '2601',
+  variantTitle: 'Loose',
+  price: '24.00',
+  unit: 'kg',
+  unitValue: '1',
+  displayStyle: 'number',
+  min: '1',
+  increment: '0.5',
+  defaultValue: '1.5',
+  max: '',
+};
+
 /** The signed-in pages, by name: each path on the demo shop's data. */
 export const SIGNED_IN_PAGES: [name: string, path: string][] = [
   ['api-keys', '/admin/api-keys'],
