@@ -127,4 +127,33 @@ describe.skipIf(citus.length === 0)("A Shopify shop's statements routed to one s
     expect(await shop.total('2001')).toBe('7.5');
     expect(shop.shown('2001')).toBe(7);
   });
+
+  it('when an order is edited through the API, then the edit, its webhook and the push touch one shard', async () => {
+    let edited = '';
+    expect(
+      await fannedOutBy(async () => {
+        edited = shop.fake.placeOrder({
+          locationId: LOC,
+          lines: [{ variantId: '2001', quantity: 2, customAttributes: svcData(1.25, 'kg') }],
+        });
+      }),
+    ).toEqual([]);
+    expect(await shop.total('2001')).toBe('5');
+    const order = await call(shop.server, `/api/v1/orders/${edited}`, { key: shop.apiKey });
+    const lineItemId = order.body.data.items[0].lineItemId as string;
+    const wide = await fannedOutBy(async () => {
+      // One more of 1.25 kg: Shopify's order edit, committed, then booked.
+      const res = await post(
+        `/api/v1/orders/${edited}`,
+        'shopify-routing-edit',
+        { edits: [{ lineItemId, quantity: 3 }] },
+        'PATCH',
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    });
+    expect(wide).toEqual([]);
+    expect(shop.fake.state.orders.get(edited)!.lines[0]!.currentQuantity).toBe(3);
+    expect(await shop.total('2001')).toBe('3.75');
+    expect(shop.shown('2001')).toBe(3);
+  });
 });
