@@ -238,7 +238,7 @@ export async function writeItemLevels(
   },
 ): Promise<void> {
   const { items, ledger, siblings } = write;
-  // Each CTE is read by the final SELECT, though PostgreSQL runs an unread data-modifying CTE all the same.
+  // A WITH statement ends in a query: here, how many rows the two updates wrote.
   await db.query(
     `WITH items AS (
        UPDATE stock_item_levels l SET total = w.total, unit = w.unit, updated_at = now()
