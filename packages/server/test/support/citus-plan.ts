@@ -58,7 +58,7 @@ const IN_STEPS = [
 
 /**
  * The statements of `statements` that Citus plans on more than one shard (or in steps), each as
- * its first 60 characters; the cross-shop ones on purpose, the catalog's upserts and those that
+ * its first 60 characters; the cross-shop ones on purpose, the import's writes and those that
  * are no query aside.
  */
 export async function widerThanOneShard(db: Queryable, statements: readonly Sent[]): Promise<string[]> {
