@@ -38,7 +38,7 @@ async function rowVersionsWritten(db: Db, table: string, run: () => Promise<void
   return Number(rows[0]!.n);
 }
 
-describe.each(testDrivers())('stock items: row versions of a write on $name', ({ name, create }) => {
+describe.each(testDrivers({ citus: true }))('stock items: row versions of a write on $name', ({ name, create }) => {
   let db: Db;
   let server: RunningServer;
 

@@ -90,7 +90,7 @@ interface Order {
   cancelled: boolean;
 }
 
-describe.each(testDrivers())('Stock items, property-based, on %s', (driver) => {
+describe.each(testDrivers({ citus: true }))('Stock items, property-based, on %s', (driver) => {
   let db: Db;
   beforeAll(async () => {
     db = await driver.create();
