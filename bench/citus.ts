@@ -9,7 +9,9 @@
 // - the idle inbox/outbox poll: statements and shard tasks (Citus's EXPLAIN) of each worker's
 //   poll with nothing due, and the transactions the Citus workers ran while the server idled.
 // Printed only (bench/README.md keeps the figures of a run by hand). Env: BENCH_CITUS_SECONDS
-// (per run, default 4), BENCH_CITUS_ROUNDS (default 3), BENCH_CITUS_DIR (the folder holding
+// (per run, default 4), BENCH_CITUS_ROUNDS (default 3), BENCH_CITUS_SHARD_ROUTING (`on`, the
+// default: the Citus server runs with TARE_SHARD_ROUTING=on; `off`: every statement through the
+// coordinator), BENCH_CITUS_DIR (the folder holding
 // cluster.sh; else ../shared/citus or /work/shared/citus), BENCH_CITUS_ADMIN_URL (default
 // postgres://postgres@127.0.0.1:5441/postgres), BENCH_PG_URL as in bench/inventory.ts.
 import { execFileSync } from 'node:child_process';
@@ -48,6 +50,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_CITUS_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_CITUS_ROUNDS ?? 3);
 const ADMIN_URL = process.env.BENCH_CITUS_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5441/postgres';
+const SHARD_ROUTING = process.env.BENCH_CITUS_SHARD_ROUTING ?? 'on';
 const WRITE_CLIENTS = [1, 8];
 const LEVEL_READ = '/api/v1/inventory/levels?locationId=70001&variantId=300000';
 /** Citus ÷ PostgreSQL, issue 26: a write at most twice the time, a cached read at most 1.2 times. */
@@ -79,6 +82,8 @@ export interface CitusResults {
   seconds: number;
   rounds: number;
   shards: number;
+  /** TARE_SHARD_ROUTING of the Citus server. */
+  shardRouting: string;
   writes: Compared[];
   reads: Compared[];
   idle: { queue: string; pollStatements: number; pollTasks: number; sweepTasks: number }[];
@@ -261,7 +266,12 @@ export async function benchCitus(tmp: string, baseEnv: Record<string, string>): 
     const pgUrl = await createDatabase();
     const urls: Record<StoreName, string> = { PostgreSQL: pgUrl, Citus: citusUrl };
     for (const store of STORES) {
-      const env = { ...baseEnv, DATABASE_URL: urls[store], TARE_DATA_DIR: path.join(tmp, 'citus-unused') };
+      const env = {
+        ...baseEnv,
+        DATABASE_URL: urls[store],
+        TARE_DATA_DIR: path.join(tmp, 'citus-unused'),
+        ...(store === 'Citus' ? { TARE_SHARD_ROUTING: SHARD_ROUTING } : {}),
+      };
       log(`${store}: tare import + tare keys create (the inventory bench's shop)`);
       const key = await prepareStore(tmp, env);
       await query(urls[store], 'ANALYZE');
@@ -333,6 +343,7 @@ export async function benchCitus(tmp: string, baseEnv: Record<string, string>): 
       seconds: SECONDS,
       rounds: ROUNDS,
       shards: shards[0]?.n ?? 0,
+      shardRouting: SHARD_ROUTING,
       writes,
       reads,
       idle,

@@ -222,7 +222,8 @@ async function mainCitus(): Promise<void> {
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
   console.log(
     `\n${date} UTC · \`nproc\` ${nproc} · node ${process.version} · \`tare serve\` on PostgreSQL and on Citus ` +
-      `(coordinator and ${results.shards} shards on two workers, same machine), ${results.rounds} alternating rounds of ` +
+      `(coordinator and ${results.shards} shards on two workers, same machine; shard routing ${results.shardRouting}), ` +
+      `${results.rounds} alternating rounds of ` +
       `${results.seconds} s\n\n${markdown}\n`,
   );
   console.log(missed.length ? `Targets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}` : 'All targets met.');

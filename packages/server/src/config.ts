@@ -9,6 +9,11 @@ export interface Config {
   host: string;
   /** DATABASE_URL: PostgreSQL connection string; unset means the embedded PGlite store. */
   databaseUrl?: string;
+  /**
+   * TARE_SHARD_ROUTING: `off` (default), or `on`: on a Citus coordinator, an inventory write runs
+   * on the worker that holds its shop's shard (Tare must reach the workers; docs/operations.md).
+   */
+  shardRouting: boolean;
   /** TARE_DATA_DIR: where PGlite keeps its files (default ./.tare). */
   dataDir: string;
   /**
@@ -109,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
+    shardRouting: oneOf(env, 'TARE_SHARD_ROUTING', ['off', 'on'] as const) === 'on',
     dataDir: path.resolve(optional(env, 'TARE_DATA_DIR') ?? '.tare'),
     pgliteSeed: oneOf(env, 'TARE_PGLITE_SEED', ['on', 'off'] as const) === 'on',
     redisUrl,

@@ -48,7 +48,7 @@ function lazyStore(config: Config, io: CommandIo): Db {
   return {
     driver: config.databaseUrl ? 'postgres' : 'pglite',
     query: async (sql, params) => (await open()).query(sql, params),
-    transaction: async (fn) => (await open()).transaction(fn),
+    transaction: async (fn, options) => (await open()).transaction(fn, options),
     listen: async (channel, onPayload) => (await open()).listen(channel, onPayload),
     async close() {
       const db = await opening?.catch(() => undefined);

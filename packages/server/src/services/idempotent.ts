@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { Db, Queryable } from '../store/db.js';
+import type { Db, Queryable, TransactionOptions } from '../store/db.js';
 import {
   claimKey,
   lockKey,
@@ -38,22 +38,27 @@ type Execute = (tx: Queryable) => Promise<Omit<WriteResponse, 'replayed'>>;
  * (on Citus a round trip to the shard's worker, decision 118), and a retry costs its write's
  * work, rolled back. The answers are the same either way; a retry whose write now fails (its
  * variant gone, the platform down) still replays what was stored.
+ *
+ * `shopId`: the write touches that shop's rows only and may run on its shard's worker (Citus,
+ * shard routing). The key's lock is then that worker's: two attempts of one key through
+ * different nodes both run, and the stored answer's primary key lets one commit.
  */
 export async function runIdempotent(
   db: Db,
   request: IdempotencyRequest | undefined,
   execute: Execute,
-  options: { effectsInTransaction?: boolean } = {},
+  options: { effectsInTransaction?: boolean } & TransactionOptions = {},
 ): Promise<WriteResponse> {
-  if (!request) return db.transaction(async (tx) => ({ ...(await execute(tx)), replayed: false }));
-  if (!options.effectsInTransaction) return lookFirst(db, request, execute);
+  const { effectsInTransaction, ...transaction } = options;
+  if (!request) return db.transaction(async (tx) => ({ ...(await execute(tx)), replayed: false }), transaction);
+  if (!effectsInTransaction) return lookFirst(db, request, execute, transaction);
   try {
     return await db.transaction(async (tx) => {
       if (!(await lockKey(tx, request.shopId, request.key))) throw inUse(request);
       const response = await execute(tx);
       if (await store(tx, request, response)) return { ...response, replayed: false };
       throw new StoredFirst(await readStoredResponse(tx, request.shopId, request.key, null));
-    });
+    }, transaction);
   } catch (error) {
     if (error instanceof AppError && error.code === 'idempotency_key_in_use') throw error;
     const stored =
@@ -73,7 +78,12 @@ class StoredFirst extends Error {
   }
 }
 
-async function lookFirst(db: Db, request: IdempotencyRequest, execute: Execute): Promise<WriteResponse> {
+async function lookFirst(
+  db: Db,
+  request: IdempotencyRequest,
+  execute: Execute,
+  transaction: TransactionOptions,
+): Promise<WriteResponse> {
   return db.transaction(async (tx) => {
     const { claimed, stored } = await claimKey(tx, request.shopId, request.key, request.retentionHours);
     if (!claimed) throw inUse(request);
@@ -81,7 +91,7 @@ async function lookFirst(db: Db, request: IdempotencyRequest, execute: Execute):
     const response = await execute(tx);
     await store(tx, request, response);
     return { ...response, replayed: false };
-  });
+  }, transaction);
 }
 
 const store = (tx: Queryable, request: IdempotencyRequest, response: Omit<WriteResponse, 'replayed'>) =>

@@ -15,6 +15,28 @@ export interface Queryable {
    * and is planned on every call (for migrations, DDL and one-off commands).
    */
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /**
+   * Set on a transaction that runs on the Citus worker holding its shop's shard (shard routing,
+   * `store/shard-routing.ts`). Sequences and LISTEN live on the coordinator, so what the
+   * transaction draws from a sequence or announces goes there (`store/coordinator-calls.ts`).
+   */
+  readonly coordinator?: CoordinatorCalls;
+}
+
+/** What a transaction routed to a worker asks of the coordinator. */
+export interface CoordinatorCalls {
+  /** `count` values of `sequence`, drawn on the coordinator (one series for every node). */
+  nextIds(sequence: string, count: number): Promise<string[]>;
+  /** Sent from the coordinator once the transaction has committed; dropped if it rolls back. */
+  notifyAfterCommit(channel: string, payload: string): void;
+}
+
+export interface TransactionOptions {
+  /**
+   * The one shop whose rows the transaction reads and writes. With shard routing on (Citus),
+   * it then runs on the worker that holds the shop's shard; elsewhere it changes nothing.
+   */
+  shopId?: string;
 }
 
 export type Unlisten = () => Promise<void>;
@@ -27,7 +49,7 @@ export interface Db extends Queryable {
    * callback is a programming error (on PGlite it would wait for itself forever), and the
    * drivers reject it with an error instead.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Subscribes to PostgreSQL NOTIFY on `channel`; notifications arrive after commit. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<Unlisten>;
   close(): Promise<void>;

@@ -6,12 +6,12 @@ import type { Db } from './db.js';
  * `warn` hears what an operator should know, e.g. a new PGlite store that had to run initdb.
  */
 export async function openDb(
-  config: { databaseUrl?: string; dataDir?: string; pgliteSeed?: boolean },
+  config: { databaseUrl?: string; shardRouting?: boolean; dataDir?: string; pgliteSeed?: boolean },
   warn?: (message: string) => void,
 ): Promise<Db> {
   if (config.databaseUrl) {
     const { openPostgres } = await import('./pg-driver.js');
-    return openPostgres({ connectionString: config.databaseUrl });
+    return openPostgres({ connectionString: config.databaseUrl, shardRouting: config.shardRouting });
   }
   const { openPglite } = await import('./pglite-driver.js');
   return openPglite({

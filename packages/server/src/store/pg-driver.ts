@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult } from './db.js';
+import type { CoordinatorCalls, Db, Queryable, QueryResult, TransactionOptions } from './db.js';
 import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
+import { createShardRouter } from './shard-routing.js';
 
 const TEXT_ARRAY = 1009;
 // pg's typings only accept its TypeId enum, which lacks array oids.
@@ -16,10 +17,16 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-export async function openPostgres(opts: { connectionString: string; max?: number }): Promise<Db> {
+export async function openPostgres(opts: {
+  connectionString: string;
+  max?: number;
+  /** On a Citus coordinator, a transaction of one shop runs on its shard's worker (`shard-routing.ts`). */
+  shardRouting?: boolean;
+}): Promise<Db> {
   const { connectionString } = opts;
   // A connection attempt that hangs (an unreachable host) fails after 5 s, as a 503, not forever.
-  const pool = new pg.Pool({ connectionString, max: opts.max, types, connectionTimeoutMillis: 5000 });
+  const poolConfig = { max: opts.max, types, connectionTimeoutMillis: 5000 };
+  const pool = new pg.Pool({ connectionString, ...poolConfig });
   // An idle client losing its connection emits 'error' on the pool; unhandled it would kill
   // the process, while the pool already discards that client.
   pool.on('error', noop);
@@ -87,48 +94,87 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
     }, 1000).unref();
   };
 
+  /** Runs `fn` in a transaction on `client` and gives the client back (destroyed if its state is unknown). */
+  const inTransaction = async <T>(
+    client: pg.PoolClient,
+    fn: (tx: Queryable) => Promise<T>,
+    coordinator?: CoordinatorCalls,
+  ): Promise<T> => {
+    const state = { open: true };
+    const tx: Queryable = {
+      async query<Row>(sql: string, params?: readonly unknown[]) {
+        // A tx leaked past its callback must not run on a client back in the pool.
+        if (!state.open) throw new Error('Transaction is closed');
+        return toResult<Row>(await client.query(statement(sql, params)));
+      },
+      coordinator,
+    };
+    let destroy = false;
+    try {
+      await client.query('BEGIN');
+      let result: T;
+      try {
+        result = await guard.run(state, () => fn(tx));
+      } finally {
+        state.open = false;
+      }
+      const commit = await client.query('COMMIT');
+      // COMMIT of a transaction a swallowed error aborted silently rolls back; PGlite
+      // throws there, and so must we, or the caller believes its writes landed.
+      if (commit.command === 'ROLLBACK') throw new Error('Transaction was aborted by an earlier error and rolled back');
+      return result;
+    } catch (err) {
+      // If even ROLLBACK fails the connection state is unknown: destroy it, don't reuse it.
+      await client.query('ROLLBACK').catch(() => {
+        destroy = true;
+      });
+      throw err;
+    } finally {
+      state.open = false;
+      client.release(destroy);
+    }
+  };
+
+  const router = opts.shardRouting ? await createShardRouter(pool, connectionString, poolConfig) : undefined;
+
   return {
     driver: 'postgres',
     async query<Row>(sql: string, params?: readonly unknown[]) {
       notNested('query');
       return toResult<Row>(await pool.query(statement(sql, params)));
     },
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) {
       notNested('transaction');
-      const client = await pool.connect();
-      const state = { open: true };
-      const tx: Queryable = {
-        async query<Row>(sql: string, params?: readonly unknown[]) {
-          // A tx leaked past its callback must not run on a client back in the pool.
-          if (!state.open) throw new Error('Transaction is closed');
-          return toResult<Row>(await client.query(statement(sql, params)));
+      const shopId = options?.shopId;
+      const worker = shopId === undefined ? undefined : await router?.connect(shopId);
+      if (!router || !worker) return inTransaction(await pool.connect(), fn);
+      const notices: [string, string][] = [];
+      const coordinator: CoordinatorCalls = {
+        async nextIds(sequence, count) {
+          const { rows } = await router.calls.query<{ id: string }>(
+            statement(`SELECT nextval($1::regclass)::text AS id FROM generate_series(1, $2::integer)`, [
+              sequence,
+              count,
+            ]),
+          );
+          return rows.map((r) => r.id);
         },
+        notifyAfterCommit: (channel, payload) => void notices.push([channel, payload]),
       };
-      let destroy = false;
-      try {
-        await client.query('BEGIN');
-        let result: T;
-        try {
-          result = await guard.run(state, () => fn(tx));
-        } finally {
-          state.open = false;
-        }
-        const commit = await client.query('COMMIT');
-        // COMMIT of a transaction a swallowed error aborted silently rolls back; PGlite
-        // throws there, and so must we, or the caller believes its writes landed.
-        if (commit.command === 'ROLLBACK')
-          throw new Error('Transaction was aborted by an earlier error and rolled back');
-        return result;
-      } catch (err) {
-        // If even ROLLBACK fails the connection state is unknown: destroy it, don't reuse it.
-        await client.query('ROLLBACK').catch(() => {
-          destroy = true;
-        });
-        throw err;
-      } finally {
-        state.open = false;
-        client.release(destroy);
+      const result = await inTransaction(worker, fn, coordinator);
+      // Heard by every instance on the coordinator. Lost only if this process dies between the
+      // worker's commit and this statement: the queues' sweep finds such work within a minute.
+      if (notices.length > 0) {
+        await router.calls
+          .query(
+            statement('SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)', [
+              notices.map(([channel]) => channel),
+              notices.map(([, payload]) => payload),
+            ]),
+          )
+          .catch(noop);
       }
+      return result;
     },
     async listen(channel, onPayload) {
       notNested('listen');
@@ -160,6 +206,7 @@ export async function openPostgres(opts: { connectionString: string; max?: numbe
       listener = undefined;
       await l?.then((c) => c.end(), noop);
       await pool.end();
+      await router?.close();
     },
   };
 }

@@ -58,7 +58,9 @@ export function testDrivers({
       if (template) return createCitusDatabase(citusUrl, { template });
       return migrated(() => createCitusDatabase(citusUrl), migrationsDir);
     };
-    drivers.push({ name: 'citus', create: () => openOn(database), database });
+    // Inventory writes on the shop's worker, as docs/operations.md recommends where Tare reaches
+    // the workers; test/store/shard-routing.test.ts also writes through the coordinator.
+    drivers.push({ name: 'citus', create: () => openOn(database, { shardRouting: true }), database });
   }
   return drivers;
 }
@@ -115,10 +117,10 @@ async function migrated(make: () => Promise<ServerDatabase>, dir: string): Promi
 }
 
 /** A pool on the database `make` gives; closing it drops the database. */
-async function openOn(make: () => Promise<ServerDatabase>): Promise<Db> {
+async function openOn(make: () => Promise<ServerDatabase>, options: { shardRouting?: boolean } = {}): Promise<Db> {
   const database = await make();
   try {
-    const db = await openPostgres({ connectionString: database.url });
+    const db = await openPostgres({ connectionString: database.url, ...options });
     // Drivers are closure-based objects, so copying their methods keeps them working.
     return {
       ...db,

@@ -16,6 +16,6 @@ export function recording(db: Db, sent: Sent[]): Db {
   return {
     ...db,
     query: record(db),
-    transaction: (fn) => db.transaction((tx) => fn({ query: record(tx) })),
+    transaction: (fn, options) => db.transaction((tx) => fn({ ...tx, query: record(tx) }), options),
   };
 }

@@ -91,7 +91,9 @@ export function createInventoryWriter(deps: { db: Db; gateway: PlatformGateway }
             const body = render({ operation: write.operation, locationId: write.locationId, results });
             return { status: 200, body, requestId: write.requestId };
           },
-          { effectsInTransaction: true },
+          // One shop's rows (the levels, their ledger, its queues): on Citus with shard routing,
+          // run on the worker that holds them.
+          { effectsInTransaction: true, shopId: write.shopId },
         ),
       );
     } catch (error) {

@@ -248,10 +248,14 @@ type LevelWrite = LedgerEntry & { platformAvailable: number | null };
  */
 export async function writeLevelsWithLedger(db: Queryable, entries: LevelWrite[]): Promise<void> {
   if (entries.length === 0) return;
+  // On a worker (shard routing), the ledger's ids are drawn on the coordinator while the levels
+  // are written; a failed write leaves them unused, as a rolled-back nextval() would.
+  const ids = db.coordinator?.nextIds(LEDGER_IDS, entries.length);
+  ids?.catch(() => {});
   const [first] = entries;
   if (entries.length === 1) await writeOneLevel(db, first!);
   else await writeLevels(db, entries);
-  await appendLedger(db, entries);
+  await appendLedger(db, entries, ids);
 }
 
 /** One level (the usual write): a single-table primary-key update, on Citus's fast path. */
@@ -296,21 +300,27 @@ export type LedgerRow = Omit<LedgerEntry, 'variantId'> & { variantId: string | n
  * row of an API adjustment or set, and otherwise only those that move something (an order's
  * ordinary line moves only the platform's units).
  */
-export async function appendLedger(db: Queryable, rows: LedgerRow[]): Promise<void> {
+export async function appendLedger(db: Queryable, rows: LedgerRow[], drawn?: Promise<string[]>): Promise<void> {
   const always = rows[0]?.operation === 'adjustment' || rows[0]?.operation === 'set';
   const ledger = always ? rows : rows.filter((e) => !isZero(e.delta));
-  if (ledger.length === 1) await insertLedgerRow(db, ledger[0]!);
-  else if (ledger.length > 1) await insertLedgerRows(db, ledger[0]!, ledger);
+  if (ledger.length === 0) return;
+  // Ids rise in the order of writes to a level only if every node draws them from one series:
+  // a worker's own copy of the sequence counts in a range of its own (shard routing).
+  const ids = await (drawn ?? db.coordinator?.nextIds(LEDGER_IDS, ledger.length));
+  if (ledger.length === 1) await insertLedgerRow(db, ledger[0]!, ids?.[0]);
+  else await insertLedgerRows(db, ledger[0]!, ledger, ids);
 }
+
+const LEDGER_IDS = 'inventory_ledger_id_seq';
 
 const LEDGER_COLUMNS = `shop_id, location_id, variant_id, stock_item_id, operation, quantity_before, quantity_after,
   delta, unit, idempotency_key, request_id, reference_type, reference_id, actor_type, actor_id, actor_name`;
 
-/** One ledger row: `INSERT … VALUES`, which Citus routes to the shop's shard. */
-async function insertLedgerRow(db: Queryable, row: LedgerRow): Promise<void> {
+/** One ledger row: `INSERT … VALUES`, which Citus routes to the shop's shard; its id the sequence's default unless given. */
+async function insertLedgerRow(db: Queryable, row: LedgerRow, id?: string): Promise<void> {
   await db.query(
-    `INSERT INTO inventory_ledger (${LEDGER_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+    `INSERT INTO inventory_ledger (${id === undefined ? '' : 'id, '}${LEDGER_COLUMNS})
+     VALUES (${id === undefined ? '' : '$17, '}$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       row.shopId,
       row.locationId,
@@ -326,6 +336,7 @@ async function insertLedgerRow(db: Queryable, row: LedgerRow): Promise<void> {
       row.reference?.type ?? null,
       row.reference?.id ?? null,
       ...actorColumns(row.actor),
+      ...(id === undefined ? [] : [id]),
     ],
   );
 }
@@ -338,11 +349,15 @@ async function insertLedgerRow(db: Queryable, row: LedgerRow): Promise<void> {
  * multi-row `VALUES` would be routed as well, but costs PostgreSQL a third more CPU to parse at
  * 100 rows than `unnest` of arrays.
  */
-async function insertLedgerRows(db: Queryable, shared: LedgerRow, rows: LedgerRow[]): Promise<void> {
-  const ids = await db.query<{ id: string }>(
-    `SELECT nextval('inventory_ledger_id_seq')::text AS id FROM generate_series(1, $1)`,
-    [rows.length],
-  );
+async function insertLedgerRows(db: Queryable, shared: LedgerRow, rows: LedgerRow[], drawn?: string[]) {
+  const ids =
+    drawn ??
+    (
+      await db.query<{ id: string }>(
+        `SELECT nextval('inventory_ledger_id_seq')::text AS id FROM generate_series(1, $1)`,
+        [rows.length],
+      )
+    ).rows.map((r) => r.id);
   const column = <K extends keyof LedgerRow>(k: K) => rows.map((e) => e[k] ?? null);
   await db.query(
     `INSERT INTO inventory_ledger (id, ${LEDGER_COLUMNS})
@@ -361,7 +376,7 @@ async function insertLedgerRows(db: Queryable, shared: LedgerRow, rows: LedgerRo
       shared.reference?.type ?? null,
       shared.reference?.id ?? null,
       ...actorColumns(shared.actor),
-      ids.rows.map((r) => r.id),
+      ids.slice(0, rows.length),
       column('variantId'),
       column('stockItemId'),
       column('before'),

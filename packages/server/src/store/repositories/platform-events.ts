@@ -1,3 +1,4 @@
+import { notifyAtCommit } from '../coordinator-calls.js';
 import type { Queryable } from '../db.js';
 import type { DueQueue } from './due-shops.js';
 import type { PlatformKind } from './shops.js';
@@ -58,13 +59,22 @@ export const PLATFORM_EVENT_STORED = 'tare_platform_event_stored';
  * the caller's transaction, so an event is acknowledged only once it is durable.
  */
 export async function storeEvent(db: Queryable, event: IncomingEvent): Promise<boolean> {
+  // On a worker (shard routing) the id is drawn on the coordinator: one series on every node.
+  const [id] = (await db.coordinator?.nextIds('platform_events_id_seq', 1)) ?? [];
   const { rowCount } = await db.query(
-    `INSERT INTO platform_events (shop_id, event_id, topic, payload, next_attempt_at)
-     VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now()))
+    `INSERT INTO platform_events (${id ? 'id, ' : ''}shop_id, event_id, topic, payload, next_attempt_at)
+     VALUES (${id ? '$6, ' : ''}$1, $2, $3, $4, COALESCE($5::timestamptz, now()))
      ON CONFLICT (shop_id, event_id) DO NOTHING`,
-    [event.shopId, event.eventId, event.topic, JSON.stringify(event.payload), event.notBefore?.toISOString() ?? null],
+    [
+      event.shopId,
+      event.eventId,
+      event.topic,
+      JSON.stringify(event.payload),
+      event.notBefore?.toISOString() ?? null,
+      ...(id ? [id] : []),
+    ],
   );
-  if (rowCount > 0) await db.query('SELECT pg_notify($1, $2)', [PLATFORM_EVENT_STORED, event.shopId]);
+  if (rowCount > 0) await notifyAtCommit(db, PLATFORM_EVENT_STORED, event.shopId);
   return rowCount > 0;
 }
 

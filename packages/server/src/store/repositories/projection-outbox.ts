@@ -42,12 +42,7 @@ export async function queueProjections(
   const shown = levels.filter((l) => l.available === l.expected);
   if (shown.length > 0) moving.push(...(await queuedAndMovedSince(tx, shopId, shown)));
   if (moving.length === 0) return;
-  // The push workers are told in the same statement: a notification is sent at commit only.
-  const generations = await tx.query<{ generation: string }>(
-    `SELECT nextval('projection_generations')::text AS generation, pg_notify($2, $3)
-       FROM generate_series(1, $1::integer)`,
-    [moving.length, PROJECTION_QUEUED, shopId],
-  );
+  const generations = await drawGenerations(tx, shopId, moving.length);
   const { rows } = await tx.query(
     `INSERT INTO projection_outbox AS o (shop_id, location_id, variant_id, available, expected, generation, cause)
      SELECT loc.shop_id, loc.id, i.variant_id, i.available, i.expected, i.generation, $7
@@ -69,7 +64,7 @@ export async function queueProjections(
       moving.map((l) => l.variantId),
       moving.map((l) => l.available),
       moving.map((l) => l.expected),
-      generations.rows.map((r) => r.generation),
+      generations,
       cause,
     ],
   );
@@ -275,6 +270,24 @@ export async function lockQueuedPush(
     cause: row.cause,
     attempts: row.attempts,
   };
+}
+
+/**
+ * `count` generations, the push workers told in the same statement (a notification is sent at
+ * commit only). On a worker (shard routing) both are the coordinator's: the sequence's one series,
+ * and the notification sent once the worker's transaction commits.
+ */
+async function drawGenerations(tx: Queryable, shopId: string, count: number): Promise<string[]> {
+  if (tx.coordinator) {
+    tx.coordinator.notifyAfterCommit(PROJECTION_QUEUED, shopId);
+    return tx.coordinator.nextIds('projection_generations', count);
+  }
+  const { rows } = await tx.query<{ generation: string }>(
+    `SELECT nextval('projection_generations')::text AS generation, pg_notify($2, $3)
+       FROM generate_series(1, $1::integer)`,
+    [count, PROJECTION_QUEUED, shopId],
+  );
+  return rows.map((r) => r.generation);
 }
 
 /**
