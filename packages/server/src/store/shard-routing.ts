@@ -60,7 +60,7 @@ export async function createShardRouter(
     return pool;
   };
 
-  const calls = new pg.Pool({ ...poolConfig, max: 4, connectionString });
+  const calls = new pg.Pool({ ...poolConfig, connectionString });
   calls.on('error', () => {});
 
   return {
