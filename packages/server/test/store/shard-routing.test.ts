@@ -8,6 +8,7 @@ import type { Db } from '../../src/store/db.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
 import { createShardRouter } from '../../src/store/shard-routing.js';
 import { PLATFORM_EVENT_STORED, storeEvent } from '../../src/store/repositories/platform-events.js';
+import { PROJECTION_QUEUED, queueProjections } from '../../src/store/repositories/projection-outbox.js';
 import { type ServerDatabase, testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
 
@@ -175,6 +176,27 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
       );
       expect(rows.map((r) => r.event_id)).toEqual(['committed']);
       expect(BigInt(rows[0]!.id)).toBeLessThan(WORKER_RANGE);
+    } finally {
+      await unlisten();
+    }
+  });
+
+  it("when a routed write queues a stock push, then its generation is the coordinator's and the push workers hear of it after commit", async () => {
+    const [shopId] = shops as [string];
+    const heard: string[] = [];
+    const unlisten = await plain.listen(PROJECTION_QUEUED, (payload) => heard.push(payload));
+    try {
+      const push = { locationId: '70001', variantId: '2001', available: 7, expected: 3 };
+      await routed.transaction((tx) => queueProjections(tx, shopId, [push], 'gid://tare/Test/1'), { shopId });
+      for (let waited = 0; !heard.includes(shopId) && waited < 5000; waited += 50) await sleep(50);
+      expect(heard).toEqual([shopId]);
+      const { rows } = await plain.query<{ generation: string; available: string }>(
+        `SELECT generation::text, available::text FROM projection_outbox WHERE shop_id = $1`,
+        [shopId],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.available).toBe('7');
+      expect(BigInt(rows[0]!.generation)).toBeLessThan(WORKER_RANGE);
     } finally {
       await unlisten();
     }
