@@ -125,13 +125,36 @@ async function openOn(make: () => Promise<ServerDatabase>, options: { shardRouti
     return {
       ...db,
       async close() {
-        await db.close();
-        await database.drop();
+        try {
+          if (options.shardRouting) await expectCoordinatorSeries(db);
+        } finally {
+          await db.close();
+          await database.drop();
+        }
       },
     };
   } catch (err) {
     await database.drop();
     throw err;
+  }
+}
+
+/**
+ * Every suite's writes routed to a worker drew their ids and generations on the coordinator: a
+ * worker's own copy of a sequence counts from 2^48 (Citus: its group id × 2^48), which would break
+ * the order of a level's ledger (docs/operations.md, "Shard routing"). Checked as the database
+ * closes, so every Citus suite checks what it wrote.
+ */
+async function expectCoordinatorSeries(db: Db): Promise<void> {
+  const { rows } = await db.query<{ what: string }>(
+    `SELECT 'inventory_ledger.id' AS what FROM inventory_ledger WHERE id >= 2 ^ 48
+     UNION ALL SELECT 'platform_events.id' FROM platform_events WHERE id >= 2 ^ 48
+     UNION ALL SELECT 'projection_outbox.generation' FROM projection_outbox WHERE generation >= 2 ^ 48`,
+    [],
+  );
+  if (rows.length > 0) {
+    const drawn = [...new Set(rows.map((r) => r.what))].join(', ');
+    throw new Error(`${rows.length} value(s) of ${drawn} were drawn from a worker's range of the sequence`);
   }
 }
 
