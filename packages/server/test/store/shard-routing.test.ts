@@ -100,17 +100,14 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
 
   it("when a transaction names its shop, then it runs on the worker that holds the shop's shard", async () => {
     const coordinator = Number(new URL(database.url).port);
-    const workers = new Set<number>();
     for (const shopId of shops) {
       const worker = await placementPort(shopId);
       expect(worker).not.toBe(coordinator);
       expect(await portOf(routed, shopId)).toBe(worker);
-      workers.add(worker);
       // Unnamed, or with routing off, the coordinator answers.
       expect(await portOf(plain, shopId)).toBe(coordinator);
     }
     expect(await portOf(routed)).toBe(coordinator);
-    expect(workers.size).toBeGreaterThan(0);
   });
 
   it('when writes to one level alternate between a worker and the coordinator, then the ledger keeps one series of ids in the order of the writes', async () => {
