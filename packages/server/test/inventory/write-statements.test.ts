@@ -86,7 +86,7 @@ describe.each(testDrivers({ citus: true }))('The statements of a single-entry ad
   });
 
   it.skipIf(driver.name !== 'citus')(
-    'when an adjustment claims its key, then Citus answers the claim on the coordinator (no shard)',
+    'when an adjustment claims its key, then the claim touches no shard (the node the write runs on answers it)',
     async () => {
       await adjust(0.25);
       const claim = sent.find((statement) => kindOf(statement) === 'claim the key')!;
