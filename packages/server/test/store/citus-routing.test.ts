@@ -111,12 +111,13 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
     // 1.5 kg off the item: the variant sold per 1 kg and its siblings per 50 and 100 g all move.
     expect(await fannedOut(() => adjust('2601', 'routing-item', -1.5), 200)).toEqual([]);
     const { rows } = await db.query<{ total: string }>(
-      `SELECT total FROM stock_item_levels WHERE shop_id = $1 AND stock_item_id = '6001'`,
+      `SELECT total FROM stock_item_levels WHERE shop_id = $1 AND location_id = '70001' AND stock_item_id = '6001'`,
       [shopId],
     );
     expect(rows).toEqual([{ total: '38.5' }]);
     const copies = await db.query<{ variant_id: string; total: string }>(
-      `SELECT variant_id, total FROM inventory_levels WHERE shop_id = $1 AND variant_id LIKE '260_' ORDER BY variant_id`,
+      `SELECT variant_id, total FROM inventory_levels
+        WHERE shop_id = $1 AND location_id = '70001' AND variant_id LIKE '260_' ORDER BY variant_id`,
       [shopId],
     );
     expect(copies.rows.map((r) => [r.variant_id, Number(r.total)])).toEqual([
