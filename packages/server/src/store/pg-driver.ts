@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { CoordinatorCalls, Db, Queryable, QueryResult, TransactionOptions } from './db.js';
 import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
+import { customPlans, leaksLocalPlans, shopOnCoordinator } from './citus-plan-cache.js';
 import { createShardRouter } from './shard-routing.js';
 
 const TEXT_ARRAY = 1009;
@@ -26,17 +27,31 @@ export async function openPostgres(opts: {
   const { connectionString } = opts;
   // A connection attempt that hangs (an unreachable host) fails after 5 s, as a 503, not forever.
   const poolConfig = { max: opts.max, types, connectionTimeoutMillis: 5000 };
-  const pool = new pg.Pool({ connectionString, ...poolConfig });
-  // An idle client losing its connection emits 'error' on the pool; unhandled it would kill
-  // the process, while the pool already discards that client.
-  pool.on('error', noop);
+  const openPool = (config: pg.PoolConfig) => {
+    const opened = new pg.Pool({ connectionString, ...poolConfig, ...config });
+    // An idle client losing its connection emits 'error' on the pool; unhandled it would kill
+    // the process, while the pool already discards that client.
+    opened.on('error', noop);
+    return opened;
+  };
+  let pool = openPool({});
+  let citus: boolean;
   try {
-    await pool.query('SELECT 1');
+    const { rows } = await pool.query<{ citus: boolean }>(
+      `SELECT to_regclass('pg_catalog.pg_dist_node') IS NOT NULL AS citus`,
+    );
+    citus = rows[0]!.citus;
   } catch (err) {
     await pool.end().catch(noop);
     throw new Error(`Cannot connect to PostgreSQL at ${redact(connectionString)}: ${(err as Error).message}`, {
       cause: err,
     });
+  }
+  // A coordinator that holds shards runs their statements itself: it may leak as a worker does.
+  const shopHere = citus ? await shopOnCoordinator(pool) : undefined;
+  if (shopHere !== undefined && (await leaksLocalPlans(connectionString, shopHere))) {
+    await pool.end();
+    pool = openPool(customPlans(connectionString));
   }
 
   const guard = createNestingGuard();
@@ -135,7 +150,7 @@ export async function openPostgres(opts: {
     }
   };
 
-  const router = opts.shardRouting ? await createShardRouter(pool, connectionString, poolConfig) : undefined;
+  const router = citus && opts.shardRouting ? createShardRouter(pool, connectionString, poolConfig) : undefined;
 
   return {
     driver: 'postgres',

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { customPlans, leaksLocalPlans } from './citus-plan-cache.js';
 
 /**
  * Shard routing (TARE_SHARD_ROUTING=on, Citus only). A transaction of one shop runs on the worker
@@ -7,6 +8,8 @@ import pg from 'pg';
  * PostgreSQL"). Every worker holds Citus's metadata, so a statement sent to the wrong one (a shard
  * moved since it was looked up) is still answered right, one hop further; where a shard lives is
  * looked up again after `PLACEMENT_TTL_MS`. A worker Tare cannot reach is left to the coordinator.
+ * A worker whose Citus leaks the plans of prepared statements is given custom plans
+ * (`citus-plan-cache.ts`), asked once per worker on the first shop routed there.
  */
 export interface ShardRouter {
   /**
@@ -29,32 +32,33 @@ const PLACEMENT_TTL_MS = 60_000;
 const MAX_CACHED_SHOPS = 100_000;
 
 /**
- * A router over `coordinator`'s workers, reached with `connectionString`'s user, password and
- * database at the host and port the coordinator knows them by; undefined when the database is
- * not a Citus coordinator (routing then changes nothing).
+ * A router over the workers of `coordinator` (a Citus coordinator), reached with
+ * `connectionString`'s user, password and database at the host and port the coordinator knows
+ * them by.
  */
-export async function createShardRouter(
+export function createShardRouter(
   coordinator: pg.Pool,
   connectionString: string,
   poolConfig: Omit<pg.PoolConfig, 'connectionString'>,
-): Promise<ShardRouter | undefined> {
-  const { rows } = await coordinator.query<{ citus: boolean }>(
-    `SELECT to_regclass('pg_catalog.pg_dist_node') IS NOT NULL AS citus`,
-  );
-  if (!rows[0]?.citus) return undefined;
-
-  const pools = new Map<string, pg.Pool>();
+): ShardRouter {
+  const pools = new Map<string, Promise<pg.Pool>>();
   const placements = new Map<string, { node: string | undefined; until: number }>();
-  const poolOf = (node: string) => {
+  const openPool = async (node: string, shopId: string) => {
+    const [host, port] = node.split('\t') as [string, string];
+    const url = new URL(connectionString);
+    url.hostname = host;
+    url.port = port;
+    const worker = url.toString();
+    const guard = (await leaksLocalPlans(worker, shopId)) ? customPlans(worker) : {};
+    const pool = new pg.Pool({ ...poolConfig, ...guard, connectionString: worker });
+    // As the coordinator's pool: a dropped idle connection must not kill the process.
+    pool.on('error', () => {});
+    return pool;
+  };
+  const poolOf = (node: string, shopId: string) => {
     let pool = pools.get(node);
     if (!pool) {
-      const [host, port] = node.split('\t') as [string, string];
-      const url = new URL(connectionString);
-      url.hostname = host;
-      url.port = port;
-      pool = new pg.Pool({ ...poolConfig, connectionString: url.toString() });
-      // As the coordinator's pool: a dropped idle connection must not kill the process.
-      pool.on('error', () => {});
+      pool = openPool(node, shopId);
       pools.set(node, pool);
     }
     return pool;
@@ -89,14 +93,14 @@ export async function createShardRouter(
       }
       if (placement.node === undefined) return undefined;
       try {
-        return await poolOf(placement.node).connect();
+        return await (await poolOf(placement.node, shopId)).connect();
       } catch {
         placements.set(shopId, { node: undefined, until: now + PLACEMENT_TTL_MS });
         return undefined;
       }
     },
     async close() {
-      await Promise.all([calls, ...pools.values()].map((pool) => pool.end()));
+      await Promise.all([calls, ...(await Promise.all(pools.values()))].map((pool) => pool.end()));
     },
   };
 }

@@ -1,0 +1,67 @@
+import pg from 'pg';
+
+/**
+ * A guard against a Citus memory leak. Tare prepares its statements (`pg-driver.ts`), and Citus
+ * keeps the plan of a prepared single-shard statement that runs on the node holding the shard.
+ * In releases with citusdata/citus#8371 and without its fix #8824 (13.2.2 among them), the look-up
+ * of that plan always misses. Every execution then parses and plans the shard query again, and
+ * appends the plan to the prepared statement's list, about 40 KB each time. A connection to such a
+ * node grows without bound: the shard's worker under shard routing, or a coordinator that holds
+ * shards itself. Where `leaksLocalPlans` finds the leak, or cannot tell, connections to that node
+ * take custom plans (`customPlans`), which Citus plans at each execution and never keeps.
+ */
+const CUSTOM_PLANS = '-c plan_cache_mode=force_custom_plan';
+
+/** The pool setting that gives `connectionString`'s connections custom plans, beside its own options. */
+export function customPlans(connectionString: string): { options: string } {
+  const own = new URL(connectionString).searchParams.get('options');
+  return { options: own ? `${own} ${CUSTOM_PLANS}` : CUSTOM_PLANS };
+}
+
+const PROBE = `SELECT 1 FROM inventory_levels WHERE shop_id = $1 AND location_id = '' AND variant_id = ''`;
+const MEMORY = 'SELECT sum(total_bytes)::text AS bytes FROM pg_backend_memory_contexts';
+const RUNS = 16;
+/** A kept plan adds nothing per run; a leaked one adds 30–50 KB (measured on 13.2.2). */
+const BYTES_PER_RUN = 4096;
+
+/**
+ * Whether the node at `connectionString` leaks a plan per execution of a prepared statement on
+ * `shopId`'s shard, which must be on that node. Asked on a connection of its own, closed after, so
+ * the probe's plans go with it. True when it cannot tell: the memory view needs superuser or
+ * pg_read_all_stats.
+ */
+export async function leaksLocalPlans(connectionString: string, shopId: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    const probe = { name: 'tare_local_plan_probe', text: PROBE, values: [shopId] };
+    const used = async () => Number((await client.query<{ bytes: string }>(MEMORY)).rows[0]?.bytes);
+    // Citus keeps a plan from the prepared statement's second run; measure from the fourth.
+    for (let run = 0; run < 4; run++) await client.query(probe);
+    const before = await used();
+    for (let run = 0; run < RUNS; run++) await client.query(probe);
+    const grown = (await used()) - before;
+    return !(grown < RUNS * BYTES_PER_RUN);
+  } catch {
+    return true;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * A shop whose shard the coordinator holds itself, if it holds any (a single-node cluster, or a
+ * coordinator added with shards); undefined otherwise, or before the tables are distributed.
+ */
+export async function shopOnCoordinator(coordinator: pg.Pool): Promise<string | undefined> {
+  const { rows } = await coordinator.query<{ shop: string }>(
+    `SELECT s::text AS shop
+       FROM pg_dist_placement p
+       JOIN pg_dist_shard d ON d.shardid = p.shardid AND d.logicalrelid = to_regclass('inventory_levels')
+       CROSS JOIN LATERAL generate_series(1, 100000) AS s
+      WHERE p.groupid = 0 AND get_shard_id_for_distribution_column(d.logicalrelid, s) = p.shardid
+      LIMIT 1`,
+  );
+  return rows[0]?.shop;
+}
