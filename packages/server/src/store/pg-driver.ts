@@ -120,6 +120,11 @@ export async function openPostgres(opts: {
       async query<Row>(sql: string, params?: readonly unknown[]) {
         // A tx leaked past its callback must not run on a client back in the pool.
         if (!state.open) throw new Error('Transaction is closed');
+        if (coordinator && COORDINATOR_ONLY.test(sql)) {
+          throw new Error(
+            `A routed transaction draws ids and notifies through tx.coordinator, not on the worker: ${sql}`,
+          );
+        }
         return toResult<Row>(await client.query(statement(sql, params)));
       },
       coordinator,
@@ -241,6 +246,12 @@ function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
   return { name, text: sql, values: [...params] };
 }
 const statementNames = new Map<string, string>();
+
+/**
+ * What a worker must not run for a routed transaction (shard-routing.ts): its sequences count in a
+ * range of its own, and no instance listens there.
+ */
+const COORDINATOR_ONLY = /\b(nextval|pg_notify)\s*\(/i;
 
 /** Several statements (no params) yield an array of results; the last one is the answer. */
 function toResult<Row>(r: pg.QueryResult | pg.QueryResult[]): QueryResult<Row> {

@@ -199,6 +199,17 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
     }
   });
 
+  it('when a routed transaction would draw an id or notify on the worker, then it fails and writes nothing', async () => {
+    const [shopId] = shops as [string];
+    for (const sql of ["SELECT nextval('inventory_ledger_id_seq')", "SELECT pg_notify('tare_test', 'x')"]) {
+      await expect(routed.transaction((tx) => tx.query(sql, []), { shopId })).rejects.toThrow(
+        /through tx\.coordinator/,
+      );
+      // The same statement outside a routed transaction runs on the coordinator.
+      await plain.transaction((tx) => tx.query(sql, []), { shopId });
+    }
+  });
+
   it('when a worker cannot be reached, then the coordinator serves the shop and the worker is not tried again at once', async () => {
     // The coordinator names a worker at an address Tare cannot reach (port 1: refused at once).
     let lookups = 0;
