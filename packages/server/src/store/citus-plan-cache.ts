@@ -51,17 +51,23 @@ export async function leaksLocalPlans(connectionString: string, shopId: string):
 }
 
 /**
- * A shop whose shard the coordinator holds itself, if it holds any (a single-node cluster, or a
- * coordinator added with shards); undefined otherwise, or before the tables are distributed.
+ * Whether the coordinator holds shards itself, or will once tables are distributed (a single-node
+ * cluster, or a coordinator added with shards), and a shop of one of its shards to probe with:
+ * none before the tables are distributed.
  */
-export async function shopOnCoordinator(coordinator: pg.Pool): Promise<string | undefined> {
-  const { rows } = await coordinator.query<{ shop: string }>(
-    `SELECT s::text AS shop
-       FROM pg_dist_placement p
-       JOIN pg_dist_shard d ON d.shardid = p.shardid AND d.logicalrelid = to_regclass('inventory_levels')
-       CROSS JOIN LATERAL generate_series(1, 100000) AS s
-      WHERE p.groupid = 0 AND get_shard_id_for_distribution_column(d.logicalrelid, s) = p.shardid
-      LIMIT 1`,
+export async function coordinatorShards(coordinator: pg.Pool): Promise<{ holds: boolean; shop?: string }> {
+  const { rows } = await coordinator.query<{ shop: string | null; holds: boolean }>(
+    `SELECT shop.s AS shop,
+            shop.s IS NOT NULL
+              OR EXISTS (SELECT 1 FROM pg_dist_node WHERE groupid = 0 AND shouldhaveshards)
+              OR NOT EXISTS (SELECT 1 FROM pg_dist_node WHERE groupid <> 0) AS holds
+       FROM (SELECT (SELECT s::text
+                       FROM pg_dist_placement p
+                       JOIN pg_dist_shard d ON d.shardid = p.shardid AND d.logicalrelid = to_regclass('inventory_levels')
+                       CROSS JOIN LATERAL generate_series(1, 100000) AS s
+                      WHERE p.groupid = 0 AND get_shard_id_for_distribution_column(d.logicalrelid, s) = p.shardid
+                      LIMIT 1) AS s) AS shop`,
   );
-  return rows[0]?.shop;
+  const found = rows[0]!;
+  return { holds: found.holds, shop: found.shop ?? undefined };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { CoordinatorCalls, Db, Queryable, QueryResult, TransactionOptions } from './db.js';
 import { CHANNEL_NAME, createNestingGuard } from './nesting-guard.js';
-import { customPlans, leaksLocalPlans, shopOnCoordinator } from './citus-plan-cache.js';
+import { coordinatorShards, customPlans, leaksLocalPlans } from './citus-plan-cache.js';
 import { createShardRouter } from './shard-routing.js';
 
 const TEXT_ARRAY = 1009;
@@ -48,8 +48,10 @@ export async function openPostgres(opts: {
     });
   }
   // A coordinator that holds shards runs their statements itself: it may leak as a worker does.
-  const shopHere = citus ? await shopOnCoordinator(pool) : undefined;
-  if (shopHere !== undefined && (await leaksLocalPlans(connectionString, shopHere))) {
+  // Before the tables are distributed there is nothing to probe with, so it is guarded until the
+  // next start.
+  const here = citus ? await coordinatorShards(pool) : undefined;
+  if (here?.holds && (here.shop === undefined || (await leaksLocalPlans(connectionString, here.shop)))) {
     await pool.end();
     pool = openPool(customPlans(connectionString));
   }

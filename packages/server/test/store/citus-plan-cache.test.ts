@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInventoryWriter } from '../../src/services/inventory/write-inventory.js';
+import { leaksLocalPlans } from '../../src/store/citus-plan-cache.js';
 import type { Db } from '../../src/store/db.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
+import { createCitusDatabase } from '../support/citus.js';
 import { type ServerDatabase, testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
 
@@ -103,5 +105,56 @@ describe.skipIf(citus.length === 0)("Citus's plans of prepared statements", () =
     const { growth, port } = await growthOverWrites(onCoordinator, false);
     expect(port).toBe(Number(new URL(database.url).port));
     expect(growth).toBeLessThan(MAX_GROWTH);
+  });
+
+  /** `plan_cache_mode` of the connection that serves `shopId` (or no shop) on `db`. */
+  const planCacheMode = (db: Db, shopId?: string) =>
+    db.transaction(
+      async (tx) =>
+        (await tx.query<{ mode: string }>('SELECT current_setting($1) AS mode', ['plan_cache_mode'])).rows[0]!.mode,
+      { shopId },
+    );
+
+  it("when a node's plans are guarded, then exactly the nodes whose probe finds the leak take custom plans", async () => {
+    const db = await openPostgres({ connectionString: database.url, shardRouting: true });
+    try {
+      const worker = new URL(database.url);
+      worker.port = String(
+        await db.transaction(
+          async (tx) => (await tx.query<{ port: number }>('SELECT inet_server_port() AS port', [])).rows[0]!.port,
+          { shopId: onWorker },
+        ),
+      );
+      const leaks = await leaksLocalPlans(worker.toString(), onWorker);
+      expect(await planCacheMode(db, onWorker)).toBe(leaks ? 'force_custom_plan' : 'auto');
+      const coordinatorLeaks = await leaksLocalPlans(database.url, onCoordinator);
+      expect(await planCacheMode(db)).toBe(coordinatorLeaks ? 'force_custom_plan' : 'auto');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when a coordinator is to hold shards but no table is distributed yet, then its connections take custom plans', async () => {
+    const empty = await createCitusDatabase(database.url);
+    try {
+      const url = new URL(empty.url);
+      const setup = await openPostgres({ connectionString: empty.url });
+      try {
+        expect(await planCacheMode(setup)).toBe('auto');
+        await setup.query(`SELECT citus_set_node_property('127.0.0.1', $1, 'shouldhaveshards', true)`, [
+          Number(url.port),
+        ]);
+      } finally {
+        await setup.close();
+      }
+      const guarded = await openPostgres({ connectionString: empty.url });
+      try {
+        expect(await planCacheMode(guarded)).toBe('force_custom_plan');
+      } finally {
+        await guarded.close();
+      }
+    } finally {
+      await empty.drop();
+    }
   });
 });
