@@ -157,4 +157,9 @@ describe.skipIf(citus.length === 0)("Citus's plans of prepared statements", () =
       await empty.drop();
     }
   });
+
+  it("when the probe's shop has no shard on the node asked, then it cannot tell and reports a leak", async () => {
+    // The coordinator holds `onCoordinator`'s shard and not `onWorker`'s.
+    expect(await leaksLocalPlans(database.url, onWorker)).toBe(true);
+  });
 });
