@@ -31,12 +31,12 @@ const BYTES_PER_RUN = 4096;
  * Whether the node at `connectionString` leaks a plan per execution of a prepared statement on
  * `shopId`'s shard, which must be on that node. Asked on a connection of its own, closed after, so
  * the probe's plans go with it. True when it cannot tell: the shard is not there (any more), or
- * the memory view needs superuser or pg_read_all_stats.
+ * the memory view needs superuser or pg_read_all_stats. Rejects when the node cannot be reached.
  */
 export async function leaksLocalPlans(connectionString: string, shopId: string): Promise<boolean> {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
+  await client.connect();
   try {
-    await client.connect();
     // A shard moved away since it was looked up would be run remotely and show nothing.
     const { rows } = await client.query<{ local: boolean }>(LOCAL, [shopId]);
     if (!rows[0]?.local) return true;

@@ -51,7 +51,10 @@ export async function openPostgres(opts: {
   // Before the tables are distributed there is nothing to probe with, so it is guarded until the
   // next start.
   const here = citus ? await coordinatorShards(pool) : undefined;
-  if (here?.holds && (here.shop === undefined || (await leaksLocalPlans(connectionString, here.shop)))) {
+  if (
+    here?.holds &&
+    (here.shop === undefined || (await leaksLocalPlans(connectionString, here.shop).catch(() => true)))
+  ) {
     await pool.end();
     pool = openPool(customPlans(connectionString));
   }

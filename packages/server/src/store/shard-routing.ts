@@ -60,6 +60,8 @@ export function createShardRouter(
     if (!pool) {
       pool = openPool(node, shopId);
       pools.set(node, pool);
+      // A worker not reached is probed again at its shops' next look-up.
+      pool.catch(() => pools.delete(node));
     }
     return pool;
   };
@@ -100,7 +102,9 @@ export function createShardRouter(
       }
     },
     async close() {
-      await Promise.all([calls, ...(await Promise.all(pools.values()))].map((pool) => pool.end()));
+      const opened = await Promise.allSettled(pools.values());
+      const workers = opened.flatMap((pool) => (pool.status === 'fulfilled' ? [pool.value] : []));
+      await Promise.all([calls, ...workers].map((pool) => pool.end()));
     },
   };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInventoryWriter, type InventoryWriter } from '../../src/services/inventory/write-inventory.js';
 import type { Db } from '../../src/store/db.js';
@@ -210,24 +211,50 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
     }
   });
 
-  it('when a worker cannot be reached, then the coordinator serves the shop and the worker is not tried again at once', async () => {
-    // The coordinator names a worker at an address Tare cannot reach (port 1: refused at once).
+  it('when a worker cannot be reached, then the coordinator serves the shop, the worker is not tried again at once, and it is once the look-up expires', async () => {
+    // The coordinator names the shop's worker behind a proxy that refuses connections at first.
+    const [shopId] = shops as [string];
+    const worker = await placementPort(shopId);
+    let reachable = false;
+    const sockets = new Set<net.Socket>();
+    const proxy = net.createServer((socket) => {
+      if (!reachable) return socket.destroy();
+      sockets.add(socket);
+      const upstream = net.connect(worker, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as net.AddressInfo).port;
     let lookups = 0;
     const coordinator = {
       query: async () => {
         lookups++;
-        return { rows: [{ host: '127.0.0.1', port: 1 }] };
+        return { rows: [{ host: '127.0.0.1', port }] };
       },
     } as unknown as pg.Pool;
     const router = createShardRouter(coordinator, database.url, { connectionTimeoutMillis: 2000 });
+    vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const [shopId] = shops as [string];
       expect(await router.connect(shopId)).toBeUndefined();
       expect(await router.connect(shopId)).toBeUndefined();
       // One look-up for the placement, one failed connection.
       expect(lookups).toBe(1);
+      reachable = true;
+      vi.setSystemTime(Date.now() + 61_000);
+      const client = await router.connect(shopId);
+      expect(lookups).toBe(2);
+      try {
+        expect((await client!.query<{ port: number }>('SELECT inet_server_port() AS port')).rows[0]!.port).toBe(worker);
+      } finally {
+        client?.release();
+      }
     } finally {
+      vi.useRealTimers();
       await router.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
     }
   });
 });
