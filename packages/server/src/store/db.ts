@@ -17,9 +17,11 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
   /**
    * Set on a transaction that runs on the Citus worker holding its shop's shard (shard routing,
-   * `store/shard-routing.ts`). Sequences and LISTEN live on the coordinator, so a repository that
-   * draws ids or notifies in a write that may be routed asks it when it is set (the ledger, the
-   * stock push queue, the inbox's events; `notifyAtCommit` in `store/coordinator-calls.ts`).
+   * `store/shard-routing.ts`). Sequences and LISTEN live on the coordinator: a repository that
+   * draws ids or notifies in a write that may be routed goes through this when it is set (the
+   * ledger, the stock push queue, the inbox's events; `notifyAtCommit` in
+   * `store/coordinator-calls.ts`). The driver refuses `nextval(` and `pg_notify(` in a routed
+   * transaction, so one that forgets fails in every Citus suite instead of using a worker's own.
    */
   readonly coordinator?: CoordinatorCalls;
 }

@@ -4,13 +4,13 @@
  * every store: a statement added to the common write fails this test before it shows in the
  * bench (`npm run bench -- --citus`).
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInventoryWriter } from '../../src/services/inventory/write-inventory.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { adjustVariant2001 } from '../support/inventory-requests.js';
 import { citusTasks } from '../support/citus-plan.js';
 import { recording, type Sent } from '../support/recording-db.js';
 
@@ -44,19 +44,7 @@ describe.each(testDrivers({ citus: true }))('The statements of a single-entry ad
   /** Adjusts variant 2001 (kg, sold per 1 kg) by `kg` with a key of its own; the statements it sent. */
   async function adjust(kg: number): Promise<string[]> {
     sent.length = 0;
-    const key = `statements-${randomUUID()}`;
-    const answer = await write(
-      {
-        shopId,
-        operation: 'adjustment',
-        locationId: '70001',
-        requestId: `req-${key}`,
-        actor: { type: 'api_key', id: 'statements-test' },
-        idempotency: { shopId, key, fingerprint: Buffer.from(key), retentionHours: 24 },
-        entries: [{ variantId: '2001', value: kg, unit: 'kg', path: '/adjustments/0', field: 'delta' }],
-      },
-      JSON.stringify,
-    );
+    const answer = await adjustVariant2001(write, shopId, kg);
     expect(answer.status).toBe(200);
     return sent.map(kindOf);
   }

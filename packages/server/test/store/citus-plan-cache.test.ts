@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalGateway } from '../../src/platform/local/local-gateway.js';
 import { createInventoryWriter } from '../../src/services/inventory/write-inventory.js';
 import { leaksLocalPlans } from '../../src/store/citus-plan-cache.js';
 import type { Db } from '../../src/store/db.js';
 import { openPostgres } from '../../src/store/pg-driver.js';
-import { createCitusDatabase } from '../support/citus.js';
+import { createCitusDatabase, shardOf } from '../support/citus.js';
 import { type ServerDatabase, testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { adjustVariant2001 } from '../support/inventory-requests.js';
 
 // Citus 13.2.2 leaks about 40 KB of a connection's memory at every run of a prepared statement on
 // a shard the node holds itself (citusdata/citus#8824; src/store/citus-plan-cache.ts). Tare
@@ -29,23 +29,14 @@ describe.skipIf(citus.length === 0)("Citus's plans of prepared statements", () =
   beforeAll(async () => {
     database = await citus[0]!.database!();
     setup = await openPostgres({ connectionString: database.url });
-    const shardOf = async (shopId: string) =>
-      (
-        await setup.query<{ shard: string; port: number }>(
-          `SELECT shardid::text AS shard, nodeport AS port FROM citus_shards
-            WHERE table_name = 'inventory_levels'::regclass
-              AND shardid = get_shard_id_for_distribution_column('inventory_levels', $1::bigint)`,
-          [shopId],
-        )
-      ).rows[0]!;
     onWorker = (await seedShop(setup)).shopId;
-    const kept = await shardOf(onWorker);
+    const kept = await shardOf(setup, onWorker);
     // A second shop on another shard: its shard (and every table's colocated with it) moves to
     // the coordinator.
     let from = kept;
     while (from.shard === kept.shard) {
       onCoordinator = (await seedShop(setup)).shopId;
-      from = await shardOf(onCoordinator);
+      from = await shardOf(setup, onCoordinator);
     }
     const port = Number(new URL(database.url).port);
     await setup.query(`SELECT citus_set_node_property('127.0.0.1', $1, 'shouldhaveshards', true)`, [port]);
@@ -64,22 +55,7 @@ describe.skipIf(citus.length === 0)("Citus's plans of prepared statements", () =
     const db = await openPostgres({ connectionString: database.url, shardRouting, max: 1 });
     try {
       const write = createInventoryWriter({ db, gateway: createLocalGateway() });
-      const adjust = async () => {
-        const key = randomUUID();
-        const answer = await write(
-          {
-            shopId,
-            operation: 'adjustment',
-            locationId: '70001',
-            requestId: `req-${key}`,
-            actor: { type: 'api_key', id: 'plan-cache-test' },
-            idempotency: { shopId, key, fingerprint: Buffer.from('0.1'), retentionHours: 24 },
-            entries: [{ variantId: '2001', value: 0.1, unit: 'kg', path: '/adjustments/0', field: 'delta' }],
-          },
-          JSON.stringify,
-        );
-        expect(answer.status).toBe(200);
-      };
+      const adjust = async () => expect((await adjustVariant2001(write, shopId, 0.1)).status).toBe(200);
       const memory = () =>
         db.transaction(
           async (tx) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
-import { widerThanOneShard } from '../support/citus-plan.js';
+import { fannedOutDuring } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
 import { call } from '../support/harness.js';
 import { recording, type Sent } from '../support/recording-db.js';
@@ -30,20 +30,17 @@ describe.skipIf(citus.length === 0)("A Shopify shop's statements routed to one s
   });
 
   /** The statements `work` sent, and then landing its pushes and events, that Citus plans on more than one shard. */
-  async function fannedOutBy(work: () => Promise<unknown>): Promise<string[]> {
-    sent.length = 0;
-    await work();
-    // As the queued push's and the webhook's notifications wake the server: the shop named.
-    await shop.fake.webhooks.settled();
-    const { inbox, projection } = shop.server.services;
-    await inbox.wake(shop.shopId);
-    await projection.wake(shop.shopId);
-    await shop.fake.webhooks.settled();
-    await inbox.wake(shop.shopId);
-    const statements = [...sent];
-    expect(statements.length).toBeGreaterThan(0);
-    return widerThanOneShard(db, statements);
-  }
+  const fannedOutBy = (work: () => Promise<unknown>) =>
+    fannedOutDuring(db, sent, async () => {
+      await work();
+      // As the queued push's and the webhook's notifications wake the server: the shop named.
+      await shop.fake.webhooks.settled();
+      const { inbox, projection } = shop.server.services;
+      await inbox.wake(shop.shopId);
+      await projection.wake(shop.shopId);
+      await shop.fake.webhooks.settled();
+      await inbox.wake(shop.shopId);
+    });
 
   const post = (path: string, idempotencyKey: string, body: unknown, method = 'POST') =>
     call(shop.server, path, {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
-import { widerThanOneShard } from '../support/citus-plan.js';
+import { fannedOutDuring } from '../support/citus-plan.js';
 import { testDrivers } from '../support/databases.js';
 import { recording, type Sent } from '../support/recording-db.js';
 import { call, seedShop, shopFixture, startTestServer } from '../support/harness.js';
@@ -56,13 +56,7 @@ describe.skipIf(citus.length === 0)('Statements routed to one shard on Citus', (
   }
 
   /** The statements `work` sent that Citus plans on more than one shard. */
-  async function fannedOutBy(work: () => Promise<unknown>): Promise<string[]> {
-    sent.length = 0;
-    await work();
-    const statements = [...sent];
-    expect(statements.length).toBeGreaterThan(0);
-    return widerThanOneShard(db, statements);
-  }
+  const fannedOutBy = (work: () => Promise<unknown>) => fannedOutDuring(db, sent, work);
 
   const adjust = (variantId: string, idempotencyKey: string, kg = 1.5, locationId = '70001') =>
     call(server, '/api/v1/inventory/adjustments', {

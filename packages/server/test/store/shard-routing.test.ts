@@ -10,8 +10,10 @@ import { openPostgres } from '../../src/store/pg-driver.js';
 import { createShardRouter } from '../../src/store/shard-routing.js';
 import { PLATFORM_EVENT_STORED, storeEvent } from '../../src/store/repositories/platform-events.js';
 import { PROJECTION_QUEUED, queueProjections } from '../../src/store/repositories/projection-outbox.js';
+import { shardOf } from '../support/citus.js';
 import { type ServerDatabase, testDrivers } from '../support/databases.js';
 import { seedShop } from '../support/harness.js';
+import { adjustVariant2001 } from '../support/inventory-requests.js';
 
 // Shard routing (TARE_SHARD_ROUTING=on, src/store/shard-routing.ts): an inventory write runs on
 // the Citus worker that holds its shop's shard. What must not change: one series of ids, no lost
@@ -53,30 +55,6 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
     );
 
   /** The port of the worker that holds the shop's shard, as Citus reports it. */
-  async function placementPort(shopId: string): Promise<number> {
-    const { rows } = await plain.query<{ port: number }>(
-      `SELECT nodeport AS port FROM citus_shards
-        WHERE table_name = 'inventory_levels'::regclass
-          AND shardid = get_shard_id_for_distribution_column('inventory_levels', $1::bigint)`,
-      [shopId],
-    );
-    return rows[0]!.port;
-  }
-
-  const adjust = (writer: InventoryWriter, shopId: string, kg: number, key = randomUUID()) =>
-    writer(
-      {
-        shopId,
-        operation: 'adjustment',
-        locationId: '70001',
-        requestId: `req-${key}`,
-        actor: { type: 'api_key', id: 'shard-routing-test' },
-        idempotency: { shopId, key, fingerprint: Buffer.from(`${kg}`), retentionHours: 24 },
-        entries: [{ variantId: '2001', value: kg, unit: 'kg', path: '/adjustments/0', field: 'delta' }],
-      },
-      JSON.stringify,
-    );
-
   /** The level's ledger in id order, and its total. */
   async function ledgerOf(shopId: string) {
     const { rows } = await plain.query<{ id: string; before: string; after: string }>(
@@ -102,7 +80,7 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
   it("when a transaction names its shop, then it runs on the worker that holds the shop's shard", async () => {
     const coordinator = Number(new URL(database.url).port);
     for (const shopId of shops) {
-      const worker = await placementPort(shopId);
+      const worker = (await shardOf(plain, shopId)).port;
       expect(worker).not.toBe(coordinator);
       expect(await portOf(routed, shopId)).toBe(worker);
       // Unnamed, or with routing off, the coordinator answers.
@@ -114,7 +92,7 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
   it('when writes to one level alternate between a worker and the coordinator, then the ledger keeps one series of ids in the order of the writes', async () => {
     const [shopId] = shops as [string];
     for (let i = 0; i < 6; i++) {
-      const answer = await adjust(i % 2 ? viaCoordinator : viaWorker, shopId, 0.5);
+      const answer = await adjustVariant2001(i % 2 ? viaCoordinator : viaWorker, shopId, 0.5);
       expect(answer.status).toBe(200);
     }
     const { rows, total } = await ledgerOf(shopId);
@@ -126,13 +104,15 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
   it('when writes through a worker and the coordinator race on one level, then none is lost and each key writes once', async () => {
     const [, shopId] = shops as [string, string];
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => adjust(i % 2 ? viaCoordinator : viaWorker, shopId, 0.25)),
+      Array.from({ length: 24 }, (_, i) => adjustVariant2001(i % 2 ? viaCoordinator : viaWorker, shopId, 0.25)),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     // The same key sent through both at once (two instances, one routing): one write, one answer.
     const keys = Array.from({ length: 6 }, () => randomUUID());
     const pairs = await Promise.all(
-      keys.map((key) => Promise.all([adjust(viaWorker, shopId, 1, key), adjust(viaCoordinator, shopId, 1, key)])),
+      keys.map((key) =>
+        Promise.all([adjustVariant2001(viaWorker, shopId, 1, key), adjustVariant2001(viaCoordinator, shopId, 1, key)]),
+      ),
     );
     for (const [first, second] of pairs) {
       // A retry of a key that is still being written may be told so (409, retry); never run twice.
@@ -214,7 +194,7 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
   it('when a worker cannot be reached, then the coordinator serves the shop, the worker is not tried again at once, and it is once the look-up expires', async () => {
     // The coordinator names the shop's worker behind a proxy that refuses connections at first.
     const [shopId] = shops as [string];
-    const worker = await placementPort(shopId);
+    const worker = (await shardOf(plain, shopId)).port;
     let reachable = false;
     const sockets = new Set<net.Socket>();
     const proxy = net.createServer((socket) => {

@@ -73,6 +73,19 @@ export async function widerThanOneShard(db: Queryable, statements: readonly Sent
 }
 
 /**
+ * The statements `work` sent through a store recording into `sent` that Citus plans on more than
+ * one shard (`widerThanOneShard`); it fails when `work` sent none, so that a check of nothing
+ * cannot pass.
+ */
+export async function fannedOutDuring(db: Queryable, sent: Sent[], work: () => Promise<unknown>): Promise<string[]> {
+  sent.length = 0;
+  await work();
+  const statements = [...sent];
+  if (statements.length === 0) throw new Error('the work sent no statement to check');
+  return widerThanOneShard(db, statements);
+}
+
+/**
  * A check of pieces of work against a store recording into `sent`: each piece's statements that
  * Citus plans on more than one shard, by the piece's name, and how many each sent, so that a
  * check of nothing cannot pass.

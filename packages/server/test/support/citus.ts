@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import type { Queryable } from '../../src/store/db.js';
 
 /**
  * Shards per distributed table in test databases. Production keeps Citus's 32; a test database
@@ -120,4 +121,15 @@ async function query<Row extends object>(url: string, sql: string, params: unkno
   } finally {
     await client.end();
   }
+}
+
+/** The shard holding `shopId`'s inventory levels (and every table colocated with them), and its node's port. */
+export async function shardOf(db: Queryable, shopId: string): Promise<{ shard: string; port: number }> {
+  const { rows } = await db.query<{ shard: string; port: number }>(
+    `SELECT shardid::text AS shard, nodeport AS port FROM citus_shards
+      WHERE table_name = 'inventory_levels'::regclass
+        AND shardid = get_shard_id_for_distribution_column('inventory_levels', $1::bigint)`,
+    [shopId],
+  );
+  return rows[0]!;
 }

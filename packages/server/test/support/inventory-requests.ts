@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
+import type { InventoryWriter } from '../../src/services/inventory/write-inventory.js';
 import type { Db } from '../../src/store/db.js';
 import { call, seedShop, shopFixture, variantFixture } from './harness.js';
 import { snapshot } from './inventory-state.js';
@@ -75,4 +76,24 @@ export async function primedShop(db: Db, server: RunningServer, send: InventoryS
   expect(before.platform).toHaveLength(3);
   expect(before.keys).toHaveLength(1);
   return { ...shop, before };
+}
+
+/**
+ * A single-entry adjustment of variant 2001 at location 70001 by `kg`, sent to `write` directly
+ * (no HTTP), under a fresh idempotency key unless one is given. The suites of the store's routing
+ * and statements use it.
+ */
+export function adjustVariant2001(write: InventoryWriter, shopId: string, kg: number, key: string = randomUUID()) {
+  return write(
+    {
+      shopId,
+      operation: 'adjustment',
+      locationId: '70001',
+      requestId: `req-${key}`,
+      actor: { type: 'api_key', id: 'store-test' },
+      idempotency: { shopId, key, fingerprint: Buffer.from(`${kg}`), retentionHours: 24 },
+      entries: [{ variantId: '2001', value: kg, unit: 'kg', path: '/adjustments/0', field: 'delta' }],
+    },
+    JSON.stringify,
+  );
 }
