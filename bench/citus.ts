@@ -66,6 +66,8 @@ interface Figures {
   p99: number;
   /** The database's CPU per request (PostgreSQL's backends; on Citus the coordinator's and workers'). */
   dbCpuUs?: number;
+  /** The Tare server's own CPU per request (its process). */
+  tareCpuUs?: number;
 }
 
 interface Compared {
@@ -228,7 +230,13 @@ function compare(name: string, runs: Record<StoreName, Rate[]>, target?: number)
     const c = runs.Citus[i]!;
     return { time: p.tps / c.tps, p50: c.p50 / p.p50 };
   });
-  const pick = (r: Rate): Figures => ({ tps: r.tps, p50: r.p50, p99: r.p99, dbCpuUs: r.pgCpuUs });
+  const pick = (r: Rate): Figures => ({
+    tps: r.tps,
+    p50: r.p50,
+    p99: r.p99,
+    dbCpuUs: r.pgCpuUs,
+    tareCpuUs: r.tareCpuUs,
+  });
   return { name, postgres: pick(combine(runs.PostgreSQL)), citus: pick(combine(runs.Citus)), ratios, target };
 }
 
@@ -302,11 +310,16 @@ export async function benchCitus(tmp: string, baseEnv: Record<string, string>): 
       for (let round = 0; round < ROUNDS; round++) {
         for (const store of STORES) {
           const op = singleOp(both[store], `c${clients}-${round}`);
-          const rate = await drive(clients, op, { seconds: SECONDS }, { backends: backends[store] });
+          const rate = await drive(
+            clients,
+            op,
+            { seconds: SECONDS },
+            { backends: backends[store], tare: both[store].child.pid },
+          );
           runs[store].push(rate);
           log(
             `  ${store}: ${rate.tps.toFixed(0)} tx/s, p50 ${rate.p50.toFixed(1)} ms, p99 ${rate.p99.toFixed(1)} ms, ` +
-              `database CPU ${rate.pgCpuUs?.toFixed(0)} µs/tx`,
+              `database CPU ${rate.pgCpuUs?.toFixed(0)} µs/tx, Tare CPU ${rate.tareCpuUs?.toFixed(0)} µs/tx`,
           );
         }
       }
@@ -390,6 +403,14 @@ export function citusTable(r: CitusResults): { markdown: string; missed: string[
     rows.push(
       `| database CPU per request: ${c.name} | ${pgCpu.toFixed(0)} µs | ${citusCpu.toFixed(0)} µs (coordinator and workers) | ` +
         `${(citusCpu / pgCpu).toFixed(2)}× (mean of rounds) | — | — |`,
+    );
+  }
+  for (const c of r.writes) {
+    const [pgTare, citusTare] = [c.postgres.tareCpuUs, c.citus.tareCpuUs];
+    if (pgTare === undefined || citusTare === undefined) continue;
+    rows.push(
+      `| Tare's own CPU per request: ${c.name} | ${pgTare.toFixed(0)} µs | ${citusTare.toFixed(0)} µs | ` +
+        `${(citusTare / pgTare).toFixed(2)}× (mean of rounds) | — | — |`,
     );
   }
   const pollStatements = r.idle.reduce((a, q) => a + q.pollStatements, 0);
