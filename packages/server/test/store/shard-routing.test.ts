@@ -54,7 +54,6 @@ describe.skipIf(citus.length === 0)('Shard routing on Citus', () => {
       { shopId },
     );
 
-  /** The port of the worker that holds the shop's shard, as Citus reports it. */
   /** The level's ledger in id order, and its total. */
   async function ledgerOf(shopId: string) {
     const { rows } = await plain.query<{ id: string; before: string; after: string }>(
