@@ -26,7 +26,9 @@ const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^\s?#]*)\S* HTTP\/
 export function protocolErrorHandler(deps: { routes: RouteTable; logger: FastifyBaseLogger }) {
   return (error: ClientError, socket: Socket): void => {
     const answer = answerFor(error, deps.routes);
-    if (!answer || socket.destroyed) {
+    // Not writable: answered already and lingering (lingering-close.ts) when the client hung up
+    // mid-body. Nothing can be said to it, so nothing is logged as a rejection either.
+    if (!answer || !socket.writable) {
       socket.destroy();
       return;
     }
@@ -38,7 +40,7 @@ export function protocolErrorHandler(deps: { routes: RouteTable; logger: Fastify
     // As Node does: a response already begun on this connection (to an earlier, pipelined
     // request) must not get a second status line spliced into it.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) socket.write(rawResponse(requestId, answer));
+    if (!inFlight?.headersSent) socket.write(rawResponse(requestId, answer));
     socket.destroy();
   };
 }

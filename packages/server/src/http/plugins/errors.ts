@@ -3,6 +3,7 @@ import { toIssues } from '../../domain/validation.js';
 import { AppError, errors } from '../../errors.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import { failure } from '../envelope.js';
+import { lingerOnClose } from '../lingering-close.js';
 import { createRouteTable, type RouteTable } from '../route-table.js';
 
 /** Fastify's own error codes that mean "the client sent something wrong", mapped to ours. */
@@ -46,6 +47,13 @@ function fromStore(error: unknown): AppError | undefined {
 export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimit: number; routes?: RouteTable }) {
   const routes = opts.routes ?? createRouteTable();
   app.addHook('onRoute', (route) => routes.add(route));
+
+  // Fastify closes the connection of a body it refused while the client may still be sending
+  // it. A hook, not the handler: the admin and the storefront answer with handlers of their own.
+  app.addHook('onError', (request, reply, _error, done) => {
+    if (!request.raw.complete && reply.getHeader('connection') === 'close') lingerOnClose(request.raw.socket);
+    done();
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = error instanceof AppError ? error : (fromFastify(error, opts.bodyLimit) ?? fromStore(error));
