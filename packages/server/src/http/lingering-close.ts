@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
  * sends. nginx's `lingering_timeout` is 5 s and Go's net/http waits 500 ms: long enough for a
  * client busy writing, even on a loaded machine, to turn round and read the answer.
  */
-export const LINGER_MS = 2_000;
+const LINGER_MS = 2_000;
 
 /**
  * Closes the connection of an answer sent before its request body was read (413, 415, a body
