@@ -153,6 +153,16 @@ describe('Bodies refused while the client still sends them', () => {
     expect(exchange.answer?.body).toContain('The form sent was too large.');
   });
 
+  it('when a storefront cart body passes the limit while it is still arriving, then the page reads the cart 413', async () => {
+    const head =
+      'POST /sandbox/storefront/shop.example/cart/add.js HTTP/1.1\r\nHost: tare.test\r\n' +
+      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const exchange = await upload(server, head, 40, chunked);
+    expect(exchange.error).toBeUndefined();
+    expect(exchange.answer?.status).toBe(413);
+    expect(exchange.answer?.body).toMatchObject({ status: 413, message: 'Bad Request' });
+  });
+
   it('when the client never stops sending, then the server still closes the connection', async () => {
     const head = requestHead(key, 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n');
     // Far more pieces than the linger lets through: the server, not the client, ends it.
