@@ -7,22 +7,30 @@ import type { Socket } from 'node:net';
  */
 const LINGER_MS = 2_000;
 
+const lingering = new WeakSet<Socket>();
+
 /**
- * Closes the connection of an answer sent before its request body was read (413, 415, a body
- * the parser refused) without resetting it. Node closes such a connection as soon as the answer
- * is written; the body still arriving then meets a closed socket, the kernel answers with a
- * reset, and a client still writing (curl from a pipe, a browser uploading) reports "connection
- * reset" and never reads the answer. Instead the answer is followed by a FIN, and what the
- * client still sends is read and dropped until it closes its side or `LINGER_MS` pass: what
- * nginx calls a lingering close.
+ * Closes the connection of an answer sent before its request was read whole (413, 415, a
+ * request the parser refused) without resetting it. Closed at once, the bytes still arriving
+ * meet a closed socket, the kernel answers them with a reset, and a client still writing (curl
+ * from a pipe, a browser uploading) reports "connection reset" and never reads the answer.
+ * Instead the answer is followed by a FIN, and what the client still sends is read and dropped
+ * until it closes its side or `LINGER_MS` pass: what nginx calls a lingering close.
  */
+export function closeLingering(socket: Socket): void {
+  lingering.add(socket);
+  if (socket.writable) socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
+}
+
+/** Node's server calls `destroySoon` once a `Connection: close` answer is written: linger then. */
 export function lingerOnClose(socket: Socket): void {
-  // Node's server calls `destroySoon` once the answer is written on a `Connection: close`
-  // response: end the writing side now and the whole socket only when the client is done.
-  socket.destroySoon = function lingeringClose(this: Socket) {
-    if (this.writable) this.end();
-    const timer = setTimeout(() => this.destroy(), LINGER_MS).unref();
-    this.once('close', () => clearTimeout(timer));
-    this.once('end', () => this.destroy());
-  };
+  socket.destroySoon = () => closeLingering(socket);
+}
+
+/** Answered and closing: what still arrives is dropped, whatever the HTTP parser makes of it. */
+export function isLingering(socket: Socket): boolean {
+  return lingering.has(socket);
 }

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, errors } from '../errors.js';
 import { failureWithId } from './envelope.js';
+import { closeLingering, isLingering } from './lingering-close.js';
 import { newRequestId } from './request-id.js';
 import type { RouteTable } from './route-table.js';
 
@@ -21,13 +22,14 @@ const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^\s?#]*)\S* HTTP\/
  * a header, a header line without a colon, Content-Length with Transfer-Encoding, headers over
  * the size limit, an unknown method, a client too slow to send its headers) with the error
  * envelope and an `X-Request-Id`, like every other answer. Written straight to the socket, which
- * is then closed: the parser cannot go on reading that connection.
+ * is then closed, lingering (lingering-close.ts): the parser cannot go on reading that connection.
  */
 export function protocolErrorHandler(deps: { routes: RouteTable; logger: FastifyBaseLogger }) {
   return (error: ClientError, socket: Socket): void => {
+    // The parser fails again on every piece of a refused request that still arrives, and on a
+    // body cut short: the connection was answered already and is closing.
+    if (isLingering(socket)) return;
     const answer = answerFor(error, deps.routes);
-    // Not writable: answered already and lingering (lingering-close.ts) when the client hung up
-    // mid-body. Nothing can be said to it, so nothing is logged as a rejection either.
     if (!answer || !socket.writable) {
       socket.destroy();
       return;
@@ -40,8 +42,12 @@ export function protocolErrorHandler(deps: { routes: RouteTable; logger: Fastify
     // As Node does: a response already begun on this connection (to an earlier, pipelined
     // request) must not get a second status line spliced into it.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (!inFlight?.headersSent) socket.write(rawResponse(requestId, answer));
-    socket.destroy();
+    if (inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.write(rawResponse(requestId, answer));
+    closeLingering(socket);
   };
 }
 

@@ -163,6 +163,21 @@ describe('Bodies refused while the client still sends them', () => {
     expect(exchange.answer?.body).toMatchObject({ status: 413, message: 'Bad Request' });
   });
 
+  it('when a chunked body turns malformed while the client goes on sending, then it reads the parser 400', async () => {
+    const head = requestHead(key, 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n');
+    let pieces = 0;
+    // A first piece under the limit, then a chunk size that is not hexadecimal: the parser refuses it.
+    const breaking = (chunk: Buffer) => {
+      pieces++;
+      if (pieces === 1) return chunked(Buffer.from('{"changes":'));
+      return pieces === 2 ? Buffer.from('zz\r\n') : chunked(chunk);
+    };
+    const exchange = await upload(server, head, 40, breaking);
+    expect(exchange.error).toBeUndefined();
+    expectErrorEnvelope(exchange.answer!, 400, 'bad_request');
+    expect(exchange.answer!.body.error.message).toBe('The request is not valid HTTP/1.1.');
+  });
+
   it('when the client never stops sending, then the server still closes the connection', async () => {
     const head = requestHead(key, 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n');
     // Far more pieces than the linger lets through: the server, not the client, ends it.
