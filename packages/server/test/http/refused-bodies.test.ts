@@ -1,8 +1,9 @@
 /**
- * A body refused before it is read (over the limit, a media type no route takes) is answered
- * while the client may still be sending it. The client must read that answer, not a connection
- * reset: curl from a pipe, a browser uploading and a busy machine all still write when it comes.
- * Sent over node:net so that the test decides when the client writes and when it reads.
+ * A body refused before it is read (over the limit, a media type no route takes, a chunk the
+ * parser refuses) is answered while the client may still be sending it. The client must read
+ * that answer, not a connection reset: curl from a pipe, a browser uploading and a busy machine
+ * all still write when it comes. Sent over node:net so that the test decides when the client
+ * writes and when it reads.
  */
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
