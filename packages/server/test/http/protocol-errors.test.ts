@@ -8,13 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
-import { expectErrorEnvelope, startTestServer } from '../support/harness.js';
-
-interface RawAnswer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
+import { expectErrorEnvelope, parseRawAnswer, type RawAnswer, startTestServer } from '../support/harness.js';
 
 /** Writes `request` on a new connection and reads the answer until the server closes it. */
 function sendRaw(server: RunningServer, request: string | Buffer): Promise<RawAnswer> {
@@ -27,14 +21,9 @@ function sendRaw(server: RunningServer, request: string | Buffer): Promise<RawAn
     socket.on('error', () => {});
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', body = ''] = text.split(/\r\n\r\n(.*)/s);
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
-      if (!status) return reject(new Error(`no HTTP answer: ${JSON.stringify(text)}`));
-      const headers = new Headers();
-      for (const line of lines)
-        headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
-      resolve({ status, headers, body: JSON.parse(body) });
+      const answer = parseRawAnswer(text);
+      if (!answer) return reject(new Error(`no HTTP answer: ${JSON.stringify(text)}`));
+      resolve(answer);
     });
   });
 }

@@ -15,14 +15,14 @@ import { testDrivers } from '../support/databases.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer } from '../../src/main.js';
-import { expectErrorEnvelope, seedShop } from '../support/harness.js';
+import { expectErrorEnvelope, parseRawAnswer, type RawAnswer, seedShop } from '../support/harness.js';
 
 const LIMIT = 1024;
 const CHUNK = Buffer.alloc(16 * 1024, ' ');
 
 interface Exchange {
   /** What the client read, parsed when it is an HTTP answer. */
-  answer?: { status: number; headers: Headers; body: any };
+  answer?: RawAnswer;
   /** The socket's error, if the connection was reset under the client. */
   error?: NodeJS.ErrnoException;
   /** How many body bytes the client wrote in all. */
@@ -51,7 +51,7 @@ function upload(
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     socket.on('error', (error) => (exchange.error = error));
     socket.on('close', () => {
-      exchange.answer = parse(Buffer.concat(received).toString('utf8'));
+      exchange.answer = parseRawAnswer(Buffer.concat(received).toString('utf8'));
       resolve(exchange);
     });
     socket.once('connect', async () => {
@@ -66,17 +66,6 @@ function upload(
       socket.end(finish ? frame(Buffer.alloc(0)) : Buffer.alloc(0));
     });
   });
-}
-
-function parse(text: string): Exchange['answer'] {
-  const [head = '', body = ''] = text.split(/\r\n\r\n(.*)/s);
-  const [statusLine = '', ...lines] = head.split('\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
-  if (!status) return undefined;
-  const headers = new Headers();
-  for (const line of lines) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
-  const json = headers.get('content-type')?.startsWith('application/json');
-  return { status, headers, body: json ? JSON.parse(body) : body };
 }
 
 const chunked = (chunk: Buffer) =>

@@ -159,3 +159,22 @@ export function rawCall(
     request.end(init.body);
   });
 }
+
+/** An HTTP/1.1 answer read off a raw connection. */
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** Parses the bytes a raw connection read; the body as JSON when it says so. Undefined when not HTTP. */
+export function parseRawAnswer(text: string): RawAnswer | undefined {
+  const [head = '', body = ''] = text.split(/\r\n\r\n(.*)/s);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
+  if (!status) return undefined;
+  const headers = new Headers();
+  for (const line of lines) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+  const json = headers.get('content-type')?.startsWith('application/json');
+  return { status, headers, body: json ? JSON.parse(body) : body };
+}
