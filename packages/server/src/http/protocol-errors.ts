@@ -27,28 +27,48 @@ const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^\s?#]*)\S* HTTP\/
 export function protocolErrorHandler(deps: { routes: RouteTable; logger: FastifyBaseLogger }) {
   return (error: ClientError, socket: Socket): void => {
     // The parser fails again on every piece of a refused request that still arrives, and on a
-    // body cut short: the connection was answered already and is closing.
-    if (isLingering(socket)) return;
+    // body cut short: the connection was answered already, or will be, and is closing.
+    if (isLingering(socket) || refused.has(socket)) return;
     const answer = answerFor(error, deps.routes);
     if (!answer || !socket.writable) {
       socket.destroy();
       return;
     }
+    refused.add(socket);
     const requestId = newRequestId();
     deps.logger.info(
       { reqId: requestId, code: error.code, reason: error.reason, statusCode: answer.status },
       'request rejected by the HTTP parser',
     );
-    // As Node does: a response already begun on this connection (to an earlier, pipelined
-    // request) must not get a second status line spliced into it.
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (inFlight?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    socket.write(rawResponse(requestId, answer));
-    closeLingering(socket);
+    afterAnswersInFlight(socket, () => {
+      socket.write(rawResponse(requestId, answer));
+      closeLingering(socket);
+    });
   };
+}
+
+/** Connections whose refused request is answered once the answers before it are sent. */
+const refused = new WeakSet<Socket>();
+
+/**
+ * Runs `answer` once the connection's earlier, pipelined requests are answered. Node parses them
+ * ahead of their answers, so the parser can refuse a request while an answer to an earlier one is
+ * still to come: written at once, the refusal would arrive first and pass for that answer, which
+ * would be lost. Answers go out in the order of the requests (RFC 9112, section 9.3.2). Node's
+ * own 'finish' listener runs first and gives the socket the next queued answer, if any. A request
+ * whose body the parser refused is answered by the refusal, unless its answer has begun: then,
+ * as Node does, no second status line is spliced into it and the connection is cut.
+ */
+function afterAnswersInFlight(socket: Socket, answer: () => void): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable) return;
+  if (!inFlight) return answer();
+  if (inFlight.req.complete) {
+    inFlight.once('finish', () => afterAnswersInFlight(socket, answer));
+    return;
+  }
+  if (inFlight.headersSent) socket.destroy();
+  else answer();
 }
 
 /** The answer to a client error, or undefined when the connection failed and nobody listens. */

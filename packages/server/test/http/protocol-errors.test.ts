@@ -10,22 +10,37 @@ import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { expectErrorEnvelope, parseRawAnswer, type RawAnswer, startTestServer } from '../support/harness.js';
 
-/** Writes `request` on a new connection and reads the answer until the server closes it. */
-function sendRaw(server: RunningServer, request: string | Buffer): Promise<RawAnswer> {
+/** Writes `request` on a new connection; what the server sent until it closed it, byte for char. */
+function exchange(server: RunningServer, request: string | Buffer): Promise<string> {
   const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket = connect(Number(port), hostname, () => socket.write(request));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The server may close while we still write (431): what it answered is already read.
     socket.on('error', () => {});
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const answer = parseRawAnswer(text);
-      if (!answer) return reject(new Error(`no HTTP answer: ${JSON.stringify(text)}`));
-      resolve(answer);
-    });
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
   });
+}
+
+/** Writes `request` on a new connection and reads the answer until the server closes it. */
+async function sendRaw(server: RunningServer, request: string | Buffer): Promise<RawAnswer> {
+  const text = await exchange(server, request);
+  const answer = parseRawAnswer(text);
+  if (!answer) throw new Error(`no HTTP answer: ${JSON.stringify(text)}`);
+  return answer;
+}
+
+/** The answers sent one after another on a connection, each cut at its Content-Length. */
+function splitAnswers(text: string): RawAnswer[] {
+  const answers: RawAnswer[] = [];
+  for (let rest = text; rest.includes('\r\n\r\n');) {
+    const head = rest.slice(0, rest.indexOf('\r\n\r\n'));
+    const end = head.length + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    answers.push(parseRawAnswer(rest.slice(0, end))!);
+    rest = rest.slice(end);
+  }
+  return answers;
 }
 
 /** The parser's 400: the envelope, its id in `X-Request-Id`, and the connection closed. */
@@ -81,6 +96,16 @@ describe.each(testDrivers())('Requests the HTTP parser rejects, on $name', ({ cr
       ['a space inside the path', `GET /health z HTTP/1.1\r\n${HOST}\r\n`],
     ])('when a request has %s, then it is 400 bad_request in the envelope with an X-Request-Id', async (_, request) => {
       expectMalformed(await sendRaw(server, request));
+    });
+
+    it('when a refused request follows pipelined ones, then their answers come first, in order, then the 400', async () => {
+      const wellFormed = 'GET /healthz HTTP/1.1\r\nHost: tare.test\r\n\r\n';
+      const text = await exchange(server, `${wellFormed}${wellFormed}GET /healthz HTTP/1.1\r\n${HOST}X-Note\r\n\r\n`);
+      const answers = splitAnswers(text);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 400]);
+      expect(answers[0]!.body).toMatchObject({ success: true, data: { status: 'ok' } });
+      expect(answers[1]!.body).toMatchObject({ success: true, data: { status: 'ok' } });
+      expectMalformed(answers[2]!);
     });
 
     it('when the bytes are not HTTP at all (a TLS handshake), then it is 400 bad_request in the envelope', async () => {
