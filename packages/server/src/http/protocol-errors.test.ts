@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -49,12 +50,29 @@ describe('protocolErrorHandler', () => {
     });
   });
 
-  it('when an answer to an earlier pipelined request is being written, then nothing is spliced into it', async () => {
-    const parseError = Object.assign(new Error('Parse Error'), { code: 'HPE_INVALID_HEADER_TOKEN' });
+  it('when the answer to the refused request itself has begun, then nothing is spliced into it', async () => {
+    const parseError = Object.assign(new Error('Parse Error'), { code: 'HPE_INVALID_CHUNK_SIZE' });
     const answer = await clientErrorOn(parseError, (socket) => {
-      Object.assign(socket, { _httpMessage: { headersSent: true } as ServerResponse });
+      const begun = { headersSent: true, req: { complete: false } } as unknown as ServerResponse;
+      Object.assign(socket, { _httpMessage: begun });
     });
     expect(answer).toBe('');
+  });
+
+  it('when an answer to an earlier pipelined request is being written, then the 400 follows it once it is sent', async () => {
+    const parseError = Object.assign(new Error('Parse Error'), { code: 'HPE_INVALID_HEADER_TOKEN' });
+    const answer = await clientErrorOn(parseError, (socket) => {
+      // What Node does for the earlier answer: its head went out, the rest follows, then 'finish'.
+      const earlier = Object.assign(new EventEmitter(), { headersSent: true, req: { complete: true } });
+      Object.assign(socket, { _httpMessage: earlier });
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n');
+      setTimeout(() => {
+        socket.write('ok');
+        Object.assign(socket, { _httpMessage: null });
+        earlier.emit('finish');
+      }, 20);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-length: 2\r\n\r\nokHTTP\/1\.1 400 Bad Request\r\n/);
   });
 
   it('when the connection was reset by the client, then nothing is written and the socket is closed', async () => {
