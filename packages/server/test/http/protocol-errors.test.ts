@@ -10,8 +10,8 @@ import type { Db } from '../../src/store/db.js';
 import { testDrivers } from '../support/databases.js';
 import { expectErrorEnvelope, parseRawAnswer, type RawAnswer, startTestServer } from '../support/harness.js';
 
-/** Writes `request` on a new connection; what the server sent until it closed it, byte for char. */
-function exchange(server: RunningServer, request: string | Buffer): Promise<string> {
+/** Writes `request` on a new connection; what the server sent until it closed it. */
+function exchange(server: RunningServer, request: string | Buffer): Promise<Buffer> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -19,26 +19,26 @@ function exchange(server: RunningServer, request: string | Buffer): Promise<stri
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The server may close while we still write (431): what it answered is already read.
     socket.on('error', () => {});
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
   });
 }
 
 /** Writes `request` on a new connection and reads the answer until the server closes it. */
 async function sendRaw(server: RunningServer, request: string | Buffer): Promise<RawAnswer> {
-  const text = await exchange(server, request);
+  const text = (await exchange(server, request)).toString('utf8');
   const answer = parseRawAnswer(text);
   if (!answer) throw new Error(`no HTTP answer: ${JSON.stringify(text)}`);
   return answer;
 }
 
-/** The answers sent one after another on a connection, each cut at its Content-Length. */
-function splitAnswers(text: string): RawAnswer[] {
+/** The answers sent one after another on a connection, each cut at its Content-Length (bytes). */
+function splitAnswers(bytes: Buffer): RawAnswer[] {
   const answers: RawAnswer[] = [];
-  for (let rest = text; rest.includes('\r\n\r\n');) {
-    const head = rest.slice(0, rest.indexOf('\r\n\r\n'));
-    const end = head.length + 4 + Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-    answers.push(parseRawAnswer(rest.slice(0, end))!);
-    rest = rest.slice(end);
+  for (let rest = bytes; rest.includes('\r\n\r\n');) {
+    const headEnd = rest.indexOf('\r\n\r\n') + 4;
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(rest.subarray(0, headEnd).toString('latin1'))?.[1] ?? 0);
+    answers.push(parseRawAnswer(rest.subarray(0, headEnd + length).toString('utf8'))!);
+    rest = rest.subarray(headEnd + length);
   }
   return answers;
 }
@@ -100,8 +100,8 @@ describe.each(testDrivers())('Requests the HTTP parser rejects, on $name', ({ cr
 
     it('when a refused request follows pipelined ones, then their answers come first, in order, then the 400', async () => {
       const wellFormed = 'GET /healthz HTTP/1.1\r\nHost: tare.test\r\n\r\n';
-      const text = await exchange(server, `${wellFormed}${wellFormed}GET /healthz HTTP/1.1\r\n${HOST}X-Note\r\n\r\n`);
-      const answers = splitAnswers(text);
+      const sent = await exchange(server, `${wellFormed}${wellFormed}GET /healthz HTTP/1.1\r\n${HOST}X-Note\r\n\r\n`);
+      const answers = splitAnswers(sent);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 400]);
       expect(answers[0]!.body).toMatchObject({ success: true, data: { status: 'ok' } });
       expect(answers[1]!.body).toMatchObject({ success: true, data: { status: 'ok' } });
